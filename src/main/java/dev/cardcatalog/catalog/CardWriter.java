@@ -1,0 +1,262 @@
+package dev.cardcatalog.catalog;
+
+import io.quarkus.logging.Log;
+import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * Writes one refresh pass's cards in batches (SERVICE.md §4.6, §4.7). Per batch, in one short transaction: read the
+ * stored digests of the batch's ids, then insert new cards, update cards whose content digest changed, and restore
+ * retired cards seen again; unchanged cards are not written. A key repeated in the file, or inside one batch, is
+ * written once (its first occurrence). Statements stay under PostgreSQL's 65,535 bind parameters. After a complete
+ * pass, {@link #retireUnseen} retires every active card the pass did not see. Nothing is ever deleted.
+ *
+ * <p>One instance per pass; not thread-safe.
+ */
+final class CardWriter {
+
+    /** Bind parameters of one card row. */
+    private static final int COLUMNS = 15;
+    /** PostgreSQL's limit on bind parameters in one statement (a 16-bit count). */
+    static final int MAX_PARAMETERS = 65_535;
+    static final int MAX_ROWS_PER_STATEMENT = MAX_PARAMETERS / COLUMNS;
+
+    private static final String INSERT_HEAD = "INSERT INTO card (id, oracle_id, name, search_names, lang, layout, "
+            + "set_code, collector_number, released_at, illustration_id, image_small_uri, content_digest, scryfall, "
+            + "first_seen_at, updated_at, retired_at) VALUES ";
+    private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, NULL)";
+    private static final String INSERT_TAIL = " ON CONFLICT (id) DO UPDATE SET oracle_id = EXCLUDED.oracle_id, "
+            + "name = EXCLUDED.name, search_names = EXCLUDED.search_names, lang = EXCLUDED.lang, "
+            + "layout = EXCLUDED.layout, set_code = EXCLUDED.set_code, collector_number = EXCLUDED.collector_number, "
+            + "released_at = EXCLUDED.released_at, illustration_id = EXCLUDED.illustration_id, "
+            + "image_small_uri = EXCLUDED.image_small_uri, content_digest = EXCLUDED.content_digest, "
+            + "scryfall = EXCLUDED.scryfall, updated_at = EXCLUDED.updated_at, retired_at = NULL";
+
+    private final DataSource dataSource;
+    private final int batchSize;
+    private final Instant now;
+    private final Map<UUID, MappedCard> batch = new LinkedHashMap<>();
+    private final UuidSet seen;
+    private final RefreshCounts counts;
+
+    CardWriter(DataSource dataSource, int batchSize, Instant now, RefreshCounts counts) {
+        this.dataSource = dataSource;
+        this.batchSize = batchSize;
+        this.now = now;
+        this.counts = counts;
+        this.seen = new UuidSet(1 << 17);
+    }
+
+    /** Adds a valid card of this pass; writes the batch when it is full. */
+    void add(MappedCard card) throws SQLException {
+        if (!seen.add(card.id())) {
+            counts.duplicates++;
+            return;
+        }
+        counts.seen++;
+        batch.put(card.id(), card);
+        if (batch.size() >= batchSize) {
+            flush();
+        }
+    }
+
+    /** Marks an id as seen without writing it (a malformed record that named its card keeps it from retiring). */
+    void protect(UUID id) {
+        seen.add(id);
+    }
+
+    /** Writes what is left of the batch. */
+    void flush() throws SQLException {
+        if (batch.isEmpty()) {
+            return;
+        }
+        List<MappedCard> cards = new ArrayList<>(batch.values());
+        batch.clear();
+        try {
+            write(cards);
+        } catch (SQLException e) {
+            if (!isDataError(e)) {
+                throw e;
+            }
+            // PostgreSQL refused a value that the JSON parser accepted (a \u0000 escape, for one): find the card
+            // and count it malformed, writing the rest.
+            Log.warnf("a batch of %d cards was refused (%s); writing them one by one", cards.size(), e.getMessage());
+            for (MappedCard card : cards) {
+                try {
+                    write(List.of(card));
+                } catch (SQLException single) {
+                    if (!isDataError(single)) {
+                        throw single;
+                    }
+                    counts.malformed++;
+                    counts.seen--;
+                    Log.warnf("card %s is malformed: PostgreSQL refused it (%s)", card.id(), single.getMessage());
+                }
+            }
+        }
+    }
+
+    private void write(List<MappedCard> cards) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                Map<UUID, Stored> stored = stored(connection, cards);
+                List<MappedCard> changed = new ArrayList<>();
+                List<UUID> restored = new ArrayList<>();
+                int inserted = 0;
+                int updated = 0;
+                int restoredCount = 0;
+                for (MappedCard card : cards) {
+                    Stored current = stored.get(card.id());
+                    if (current == null) {
+                        changed.add(card);
+                        inserted++;
+                    } else if (!Arrays.equals(current.digest(), card.contentDigest())) {
+                        changed.add(card);
+                        updated++;
+                        if (current.retired()) {
+                            restoredCount++;
+                        }
+                    } else if (current.retired()) {
+                        restored.add(card.id());
+                        restoredCount++;
+                    }
+                }
+                upsert(connection, changed);
+                restore(connection, restored);
+                connection.commit();
+                counts.inserted += inserted;
+                counts.updated += updated;
+                counts.restored += restoredCount;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            }
+        }
+    }
+
+    private record Stored(byte[] digest, boolean retired) {
+    }
+
+    private Map<UUID, Stored> stored(Connection connection, List<MappedCard> cards) throws SQLException {
+        UUID[] ids = cards.stream().map(MappedCard::id).toArray(UUID[]::new);
+        Map<UUID, Stored> stored = new HashMap<>(ids.length * 2);
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT id, content_digest, retired_at IS NOT NULL FROM card WHERE id = ANY (?)")) {
+            Array array = connection.createArrayOf("uuid", ids);
+            select.setArray(1, array);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    stored.put(rows.getObject(1, UUID.class), new Stored(rows.getBytes(2), rows.getBoolean(3)));
+                }
+            }
+            array.free();
+        }
+        return stored;
+    }
+
+    private void upsert(Connection connection, List<MappedCard> cards) throws SQLException {
+        Timestamp at = Timestamp.from(now);
+        for (int from = 0; from < cards.size(); from += MAX_ROWS_PER_STATEMENT) {
+            List<MappedCard> chunk = cards.subList(from, Math.min(cards.size(), from + MAX_ROWS_PER_STATEMENT));
+            StringBuilder sql = new StringBuilder(INSERT_HEAD.length() + chunk.size() * (ROW.length() + 2)
+                    + INSERT_TAIL.length());
+            sql.append(INSERT_HEAD);
+            for (int i = 0; i < chunk.size(); i++) {
+                sql.append(i == 0 ? "" : ", ").append(ROW);
+            }
+            sql.append(INSERT_TAIL);
+            try (PreparedStatement insert = connection.prepareStatement(sql.toString())) {
+                int p = 1;
+                for (MappedCard card : chunk) {
+                    insert.setObject(p++, card.id());
+                    insert.setObject(p++, card.oracleId());
+                    insert.setString(p++, card.name());
+                    insert.setString(p++, card.searchNames());
+                    insert.setString(p++, card.lang());
+                    insert.setString(p++, card.layout());
+                    insert.setString(p++, card.setCode());
+                    insert.setString(p++, card.collectorNumber());
+                    insert.setObject(p++, card.releasedAt());
+                    insert.setObject(p++, card.illustrationId());
+                    insert.setString(p++, card.imageSmallUri());
+                    insert.setBytes(p++, card.contentDigest());
+                    insert.setString(p++, new String(card.json(), StandardCharsets.UTF_8));
+                    insert.setTimestamp(p++, at);
+                    insert.setTimestamp(p++, at);
+                }
+                insert.executeUpdate();
+            }
+        }
+    }
+
+    private void restore(Connection connection, List<UUID> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE card SET retired_at = NULL, updated_at = ? WHERE id = ANY (?)")) {
+            update.setTimestamp(1, Timestamp.from(now));
+            update.setArray(2, connection.createArrayOf("uuid", ids.toArray(UUID[]::new)));
+            update.executeUpdate();
+        }
+    }
+
+    /**
+     * Retires every active card this complete pass did not see, in batches. Call only after the whole file was
+     * read.
+     *
+     * @return the number of cards retired
+     */
+    long retireUnseen() throws SQLException {
+        List<UUID> unseen = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT id FROM card WHERE retired_at IS NULL")) {
+                select.setFetchSize(10_000);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        UUID id = rows.getObject(1, UUID.class);
+                        if (!seen.contains(id)) {
+                            unseen.add(id);
+                        }
+                    }
+                }
+            }
+            connection.commit();
+        }
+        for (int from = 0; from < unseen.size(); from += 10_000) {
+            List<UUID> chunk = unseen.subList(from, Math.min(unseen.size(), from + 10_000));
+            try (Connection connection = dataSource.getConnection();
+                    PreparedStatement update = connection.prepareStatement(
+                            "UPDATE card SET retired_at = ?, updated_at = ? WHERE id = ANY (?) AND retired_at IS NULL")) {
+                update.setTimestamp(1, Timestamp.from(now));
+                update.setTimestamp(2, Timestamp.from(now));
+                update.setArray(3, connection.createArrayOf("uuid", chunk.toArray(UUID[]::new)));
+                update.executeUpdate();
+            }
+        }
+        return unseen.size();
+    }
+
+    private static boolean isDataError(SQLException e) {
+        String state = e.getSQLState();
+        // class 22: data exception (invalid text representation, untranslatable character, invalid JSON, ...)
+        return state != null && state.startsWith("22");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.cardcatalog.catalog;
+
+import dev.cardcatalog.platform.ProblemException;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.panache.common.Sort;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.Locale;
+
+/** Reading the catalog's sets, and a card by set code and collector number. Public. */
+@Path("/api/sets")
+@Produces(MediaType.APPLICATION_JSON)
+@WithSession
+public class SetResource {
+
+    /** Every set, newest first. */
+    @GET
+    public Uni<List<CardViews.SetView>> list() {
+        return CardSet.<CardSet>listAll(Sort.by("releasedAt", Sort.Direction.Descending).and("code"))
+                .map(sets -> sets.stream().map(CardViews.SetView::of).toList());
+    }
+
+    /** One set by its code; 404 when unknown. */
+    @GET
+    @Path("{code}")
+    public Uni<CardViews.SetView> get(@PathParam("code") String code) {
+        return CardSet.<CardSet>find("code", code.toLowerCase(Locale.ROOT)).firstResult().map(set -> {
+            if (set == null) {
+                throw ProblemException.notFound("The catalog has no set " + code + ".");
+            }
+            return CardViews.SetView.of(set);
+        });
+    }
+
+    /**
+     * The card printed in set {@code code} with collector number {@code number} (as printed: {@code 96},
+     * {@code 15★}, {@code MM2-42}), in {@code lang} (default {@code en}); 404 when there is none.
+     */
+    @GET
+    @Path("{code}/cards/{number}")
+    public Uni<CardViews.CardDetail> card(@PathParam("code") String code, @PathParam("number") String number,
+            @QueryParam("lang") String lang) {
+        String language = lang == null || lang.isBlank() ? "en" : lang.toLowerCase(Locale.ROOT);
+        return Card.<Card>find("setCode = ?1 and collectorNumber = ?2 and lang = ?3",
+                code.toLowerCase(Locale.ROOT), number, language).firstResult().map(card -> {
+                    if (card == null) {
+                        throw ProblemException.notFound("The catalog has no card " + code + " " + number + " in "
+                                + language + ".");
+                    }
+                    return CardViews.CardDetail.of(card);
+                });
+    }
+}

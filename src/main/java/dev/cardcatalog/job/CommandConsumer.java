@@ -1,0 +1,115 @@
+package dev.cardcatalog.job;
+
+import io.quarkus.logging.Log;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * Consumes {@code card-catalog.commands} (SERVICE.md §6.3): registers each command in the ledger, acknowledges the
+ * record, then hands a claimed job to {@link JobWorker}. Work never holds a record. A record that is not a valid
+ * command is nacked with the reason and lands on {@code card-catalog.commands.dlq} (the channel's dead-letter-queue
+ * failure strategy adds the {@code dead-letter-reason} header); the consumer carries on.
+ */
+@ApplicationScoped
+public class CommandConsumer {
+
+    private static final int LEDGER_ATTEMPTS = 5;
+
+    private final JobLedger ledger;
+    private final JobWorker worker;
+
+    public CommandConsumer(JobLedger ledger, JobWorker worker) {
+        this.ledger = ledger;
+        this.worker = worker;
+    }
+
+    @Incoming("commands-in")
+    @Blocking
+    public CompletionStage<Void> consume(Message<byte[]> message) {
+        @SuppressWarnings("unchecked")
+        IncomingKafkaRecordMetadata<String, byte[]> record = message
+                .getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
+        String source = record.getTopic() + "/" + record.getPartition() + "/" + record.getOffset();
+        Command command;
+        int retryCount;
+        try {
+            command = CommandParser.parse(message.getPayload());
+            retryCount = retryCount(record.getHeaders());
+        } catch (InvalidCommandException e) {
+            Log.warnf("command %s sent to the dead-letter topic: %s", source, e.getMessage());
+            return message.nack(e);
+        }
+        UUID jobId = command.jobId() != null ? command.jobId()
+                : UUID.nameUUIDFromBytes(source.getBytes(StandardCharsets.UTF_8));
+        JobLedger.Registration registration;
+        try {
+            registration = register(jobId, command, retryCount, source);
+        } catch (JobLedger.LedgerException e) {
+            Log.errorf("command %s could not be registered: %s", source, e.getMessage());
+            return message.nack(new InvalidCommandException("could not be registered: the job ledger failed"));
+        }
+        if (registration instanceof JobLedger.Registration.Claimed claimed) {
+            return message.ack().thenRun(() -> worker.submit(claimed.run()));
+        }
+        if (registration instanceof JobLedger.Registration.Skipped skipped) {
+            Log.infof("%s command %s recorded as skipped: %s already in flight", command.type(), source,
+                    skipped.inFlight());
+        } else if (registration instanceof JobLedger.Registration.Duplicate duplicate) {
+            Log.infof("%s command %s for job %s (retry-count %d) ignored: the job is %s", command.type(), source,
+                    jobId, retryCount, duplicate.state());
+        }
+        return message.ack();
+    }
+
+    /** Registers, trying again for about half a minute while the database is unavailable. */
+    private JobLedger.Registration register(UUID jobId, Command command, int retryCount, String source) {
+        long wait = 500;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return ledger.register(jobId, command, retryCount, source);
+            } catch (JobLedger.LedgerException e) {
+                if (attempt == LEDGER_ATTEMPTS) {
+                    throw e;
+                }
+                Log.warnf("registering command %s failed (%s); trying again in %d ms", source, e.getMessage(), wait);
+                sleep(wait);
+                wait *= 3;
+            }
+        }
+    }
+
+    /** The {@code retry-count} header: absent is 0; more than one, or not a non-negative decimal, is invalid. */
+    static int retryCount(Headers headers) {
+        Header found = null;
+        for (Header header : headers.headers(CommandPublisher.RETRY_COUNT)) {
+            if (found != null) {
+                throw new InvalidCommandException("more than one retry-count header");
+            }
+            found = header;
+        }
+        if (found == null) {
+            return 0;
+        }
+        String text = found.value() == null ? "" : new String(found.value(), StandardCharsets.UTF_8);
+        if (!text.matches("[0-9]{1,9}")) {
+            throw new InvalidCommandException("retry-count header " + text + " is not a non-negative decimal");
+        }
+        return Integer.parseInt(text);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.cardcatalog.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.util.UUID;
+
+/**
+ * Reads a command record's value strictly (SERVICE.md §6.2, §6.3). A value that is not UTF-8 JSON, not an object,
+ * has no or an unknown {@code type}, a {@code jobId} that is not a UUID, or an unknown {@code trigger} is refused
+ * with a reason naming the member. A missing {@code trigger} means {@code api} (another service).
+ */
+final class CommandParser {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private CommandParser() {
+    }
+
+    static Command parse(byte[] value) {
+        if (value == null || value.length == 0) {
+            throw new InvalidCommandException("empty record value: a command is a JSON object");
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(value)).toString();
+        } catch (CharacterCodingException e) {
+            throw new InvalidCommandException("the record value is not UTF-8 text");
+        }
+        JsonNode node;
+        try {
+            node = JSON.readTree(text);
+        } catch (IOException e) {
+            throw new InvalidCommandException("the record value is not JSON");
+        }
+        if (node == null || !node.isObject()) {
+            throw new InvalidCommandException("the record value is JSON but not an object");
+        }
+        JsonNode type = node.get("type");
+        if (type == null || type.isNull()) {
+            throw new InvalidCommandException("type is missing (refresh or art-build)");
+        }
+        if (!type.isTextual() || JobKind.fromWire(type.asText()).isEmpty()) {
+            throw new InvalidCommandException("type " + type + " is unknown (refresh or art-build)");
+        }
+        UUID jobId = null;
+        JsonNode id = node.get("jobId");
+        if (id != null && !id.isNull()) {
+            if (!id.isTextual()) {
+                throw new InvalidCommandException("jobId is not a UUID string");
+            }
+            try {
+                jobId = UUID.fromString(id.asText());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidCommandException("jobId " + id + " is not a UUID");
+            }
+            if (!jobId.toString().equalsIgnoreCase(id.asText())) {
+                throw new InvalidCommandException("jobId " + id + " is not a UUID");
+            }
+        }
+        String trigger = JobTrigger.API.wire();
+        JsonNode triggerNode = node.get("trigger");
+        if (triggerNode != null && !triggerNode.isNull()) {
+            if (!triggerNode.isTextual() || JobTrigger.fromWire(triggerNode.asText()).isEmpty()) {
+                throw new InvalidCommandException("trigger " + triggerNode + " is unknown (manual, scheduled or api)");
+            }
+            trigger = triggerNode.asText();
+        }
+        return new Command(type.asText(), jobId, trigger);
+    }
+}

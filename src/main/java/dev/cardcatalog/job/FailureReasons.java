@@ -1,0 +1,32 @@
+package dev.cardcatalog.job;
+
+import dev.cardcatalog.catalog.BulkFileIntegrityException;
+import dev.cardcatalog.catalog.CatalogConfigurationException;
+import dev.cardcatalog.catalog.NoValidRecordsException;
+import dev.cardcatalog.scryfall.ScryfallException;
+
+/** The reason a run failed, in words an operator reads on the job: no class names, no stack traces. */
+final class FailureReasons {
+
+    private FailureReasons() {
+    }
+
+    static String describe(Throwable failure) {
+        if (!isUnexpected(failure) && failure.getMessage() != null) {
+            return failure.getMessage();
+        }
+        return "unexpected error; see the service log" + (failure.getMessage() == null ? ""
+                : " (" + truncate(failure.getMessage()) + ")");
+    }
+
+    /** True for a failure none of the features raise on purpose: a defect or an outage worth a stack trace. */
+    static boolean isUnexpected(Throwable failure) {
+        return !(failure instanceof ScryfallException || failure instanceof BulkFileIntegrityException
+                || failure instanceof NoValidRecordsException || failure instanceof CatalogConfigurationException
+                || failure instanceof UnsupportedOperationException);
+    }
+
+    private static String truncate(String text) {
+        return text.length() > 300 ? text.substring(0, 300) + "…" : text;
+    }
+}

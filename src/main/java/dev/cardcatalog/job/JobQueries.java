@@ -1,0 +1,155 @@
+package dev.cardcatalog.job;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/** Reads of the ledger for operators: one job with its runs, and pages of jobs by kind and state. */
+@ApplicationScoped
+public class JobQueries {
+
+    private static final TypeReference<Map<String, Long>> COUNTS = new TypeReference<>() {
+    };
+
+    private final DataSource dataSource;
+    private final JobConfig config;
+    private final Clock clock;
+    private final ObjectMapper json;
+
+    public JobQueries(DataSource dataSource, JobConfig config, Clock clock, ObjectMapper json) {
+        this.dataSource = dataSource;
+        this.config = config;
+        this.clock = clock;
+        this.json = json;
+    }
+
+    public Optional<JobView> view(UUID id) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT * FROM job WHERE id = ?")) {
+            select.setObject(1, id);
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    return Optional.empty();
+                }
+                JobLedger.JobRecord job = JobLedger.job(rows);
+                return Optional.of(view(job, runs(connection, id, Integer.MAX_VALUE)));
+            }
+        } catch (SQLException e) {
+            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A page of jobs, newest first, each with its 5 newest runs.
+     *
+     * @param kind null for every kind
+     * @param state null for every state
+     * @param page from 1
+     */
+    public JobPage list(JobKind kind, String state, int page, int size) {
+        StringBuilder where = new StringBuilder(" WHERE true");
+        List<Object> parameters = new ArrayList<>();
+        if (kind != null) {
+            where.append(" AND kind = ?");
+            parameters.add(kind.wire());
+        }
+        if (state != null) {
+            where.append(" AND state = ?");
+            parameters.add(state);
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            long total;
+            try (PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM job" + where)) {
+                bind(count, parameters);
+                try (ResultSet rows = count.executeQuery()) {
+                    rows.next();
+                    total = rows.getLong(1);
+                }
+            }
+            List<JobView> items = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT * FROM job" + where + " ORDER BY created_at DESC, id LIMIT ? OFFSET ?")) {
+                bind(select, parameters);
+                select.setInt(parameters.size() + 1, size);
+                select.setLong(parameters.size() + 2, (long) (page - 1) * size);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        JobLedger.JobRecord job = JobLedger.job(rows);
+                        items.add(view(job, runs(connection, job.id(), 5)));
+                    }
+                }
+            }
+            return new JobPage(items, page, size, total);
+        } catch (SQLException e) {
+            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    private static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
+        for (int i = 0; i < parameters.size(); i++) {
+            statement.setObject(i + 1, parameters.get(i));
+        }
+    }
+
+    private List<JobView.RunView> runs(Connection connection, UUID jobId, int limit) throws SQLException {
+        List<JobView.RunView> runs = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT * FROM job_run WHERE job_id = ? ORDER BY attempt DESC LIMIT ?")) {
+            select.setObject(1, jobId);
+            select.setInt(2, limit);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    runs.add(new JobView.RunView(rows.getObject("id", UUID.class), rows.getInt("attempt"),
+                            rows.getString("status"), rows.getString("stage"), nullableLong(rows, "done"),
+                            nullableLong(rows, "total"), counts(rows.getString("counts")), rows.getString("message"),
+                            rows.getString("version"), rows.getString("languages"), rows.getString("owner"),
+                            JobLedger.instant(rows, "started_at"), JobLedger.instant(rows, "heartbeat_at"),
+                            JobLedger.instant(rows, "progressed_at"), JobLedger.instant(rows, "finished_at")));
+                }
+            }
+        }
+        return runs;
+    }
+
+    private JobView view(JobLedger.JobRecord job, List<JobView.RunView> runs) {
+        boolean interrupted = false;
+        if (job.state().equals("running") && !runs.isEmpty() && runs.get(0).status().equals("running")) {
+            Duration stale = job.kind() == JobKind.REFRESH ? config.refreshStaleAfter() : config.artBuildStaleAfter();
+            Instant heartbeat = runs.get(0).heartbeatAt();
+            interrupted = heartbeat != null && heartbeat.plus(stale).isBefore(clock.instant());
+        }
+        return new JobView(job.id(), job.kind().wire(), job.trigger().wire(), job.state(), interrupted,
+                job.retryCount(), job.retryAt(), job.lastError(), job.message(), job.source(), job.createdAt(),
+                job.updatedAt(), job.finishedAt(), runs);
+    }
+
+    private Map<String, Long> counts(String text) {
+        if (text == null) {
+            return Map.of();
+        }
+        try {
+            return json.readValue(text, COUNTS);
+        } catch (IOException e) {
+            return Map.of();
+        }
+    }
+
+    private static Long nullableLong(ResultSet rows, String column) throws SQLException {
+        long value = rows.getLong(column);
+        return rows.wasNull() ? null : value;
+    }
+}

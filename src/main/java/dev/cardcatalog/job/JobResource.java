@@ -1,0 +1,70 @@
+package dev.cardcatalog.job;
+
+import dev.cardcatalog.platform.ProblemException;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Set;
+import java.util.UUID;
+
+/** Jobs and their runs (SERVICE.md §6.6): {@code GET /api/jobs} and {@code GET /api/jobs/{id}}. */
+@Path("/api/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobResource {
+
+    private static final Set<String> STATES = Set.of("queued", "running", "waiting", "succeeded", "skipped", "failed");
+
+    private final JobQueries queries;
+
+    public JobResource(JobQueries queries) {
+        this.queries = queries;
+    }
+
+    /** A job with all its runs, newest first. 404 when there is no such job. */
+    @GET
+    @Path("{id}")
+    public JobView get(@PathParam("id") String id) {
+        UUID jobId = uuid("id", id);
+        return queries.view(jobId).orElseThrow(() -> ProblemException.notFound("There is no job " + id + "."));
+    }
+
+    /**
+     * Jobs newest first, each with its 5 newest runs.
+     *
+     * @param kind {@code refresh} or {@code art-build}; all kinds when absent
+     * @param state one of the job states; all when absent
+     */
+    @GET
+    public JobPage list(@QueryParam("kind") String kind, @QueryParam("state") String state,
+            @QueryParam("page") @DefaultValue("1") @Min(1) int page,
+            @QueryParam("size") @DefaultValue("20") @Min(1) @Max(100) int size) {
+        JobKind jobKind = null;
+        if (kind != null && !kind.isBlank()) {
+            jobKind = JobKind.fromWire(kind).orElseThrow(() -> ProblemException.badRequest("kind",
+                    "kind must be refresh or art-build, not " + kind + "."));
+        }
+        if (state != null && !state.isBlank() && !STATES.contains(state)) {
+            throw ProblemException.badRequest("state", "state must be one of " + String.join(", ",
+                    new java.util.TreeSet<>(STATES)) + ", not " + state + ".");
+        }
+        return queries.list(jobKind, state == null || state.isBlank() ? null : state, page, size);
+    }
+
+    static UUID uuid(String field, String text) {
+        try {
+            UUID id = UUID.fromString(text);
+            if (id.toString().equalsIgnoreCase(text)) {
+                return id;
+            }
+        } catch (IllegalArgumentException ignored) {
+            // answered below
+        }
+        throw ProblemException.badRequest(field, field + " must be a UUID, not " + text + ".");
+    }
+}

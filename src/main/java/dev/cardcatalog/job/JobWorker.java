@@ -1,0 +1,126 @@
+package dev.cardcatalog.job;
+
+import dev.cardcatalog.catalog.CatalogRefresh;
+import dev.cardcatalog.platform.RunCancelledException;
+import io.quarkus.logging.Log;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs claimed jobs on worker threads of its own, never on a Kafka consumer or an HTTP request thread. While a run
+ * works, a scheduler writes its progress and heartbeat every {@code progress-interval}; when the ledger says the run
+ * is no longer this instance's (it was taken over), the work is cancelled at its next check.
+ */
+@ApplicationScoped
+public class JobWorker {
+
+    private final JobLedger ledger;
+    private final CatalogRefresh refresh;
+    private final EventPublisher events;
+    private final JobConfig config;
+    private final Clock clock;
+    private final ExecutorService workers;
+    private final ScheduledExecutorService heartbeats;
+
+    public JobWorker(JobLedger ledger, CatalogRefresh refresh, EventPublisher events, JobConfig config, Clock clock) {
+        this.ledger = ledger;
+        this.refresh = refresh;
+        this.events = events;
+        this.config = config;
+        this.clock = clock;
+        this.workers = Executors.newCachedThreadPool(named("card-catalog-job"));
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(named("card-catalog-heartbeat"));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        workers.shutdownNow();
+        heartbeats.shutdownNow();
+    }
+
+    /** Starts {@code run} on a worker thread and returns at once. */
+    public void submit(JobLedger.ClaimedRun run) {
+        workers.execute(() -> execute(run));
+    }
+
+    private void execute(JobLedger.ClaimedRun run) {
+        RunReporter reporter = new RunReporter(clock);
+        long interval = config.progressInterval().toMillis();
+        ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> beat(run, reporter), interval, interval,
+                TimeUnit.MILLISECONDS);
+        JobLedger.JobRecord job = run.job();
+        Log.infof("%s job %s run %d started (%s)", job.kind().wire(), job.id(), run.attempt(), job.trigger().wire());
+        try {
+            switch (job.kind()) {
+                case REFRESH -> runRefresh(run, reporter);
+                case ART_BUILD -> fail(run, reporter, new UnsupportedOperationException(
+                        "the art build is not available in this version"));
+            }
+        } catch (RunCancelledException e) {
+            Log.warnf("%s job %s run %d stopped: %s", job.kind().wire(), job.id(), run.attempt(), e.getMessage());
+        } catch (Exception | Error e) {
+            fail(run, reporter, e);
+        } finally {
+            beat.cancel(false);
+        }
+    }
+
+    private void runRefresh(JobLedger.ClaimedRun run, RunReporter reporter) {
+        boolean scheduled = run.job().trigger() == JobTrigger.SCHEDULED;
+        CatalogRefresh.Outcome outcome = refresh.run(scheduled, reporter);
+        JobLedger.JobRecord job = run.job();
+        if (outcome.applied()) {
+            if (ledger.finish(run, "applied", "succeeded", reporter.snapshot(), outcome.message(), null)) {
+                Log.infof("refresh job %s applied %s: %s", job.id(), outcome.version(), outcome.counts().asMap());
+                events.catalogRefreshed(job.id(), outcome.version(), outcome.counts().asMap());
+            }
+        } else if (ledger.finish(run, "skipped", "skipped", reporter.snapshot(), outcome.message(), null)) {
+            Log.infof("refresh job %s skipped: %s", job.id(), outcome.message());
+        }
+    }
+
+    private void fail(JobLedger.ClaimedRun run, RunReporter reporter, Throwable failure) {
+        JobLedger.JobRecord job = run.job();
+        String reason = FailureReasons.describe(failure);
+        if (FailureReasons.isUnexpected(failure)) {
+            Log.errorf(failure, "%s job %s run %d failed unexpectedly", job.kind().wire(), job.id(), run.attempt());
+        } else {
+            Log.warnf("%s job %s run %d failed: %s", job.kind().wire(), job.id(), run.attempt(), reason);
+        }
+        try {
+            if (ledger.finish(run, "failed", "failed", reporter.snapshot(), reason, reason)) {
+                events.jobFailed(job.id(), job.kind(), reason);
+            }
+        } catch (RuntimeException e) {
+            Log.errorf(e, "could not record the failure of %s job %s", job.kind().wire(), job.id());
+        }
+    }
+
+    private void beat(JobLedger.ClaimedRun run, RunReporter reporter) {
+        try {
+            if (!ledger.writeProgress(run.runId(), reporter.snapshot())) {
+                reporter.cancel("run " + run.attempt() + " of job " + run.job().id()
+                        + " is no longer this instance's (taken over after its heartbeat went stale)");
+            }
+        } catch (RuntimeException e) {
+            Log.warnf("could not write the progress of job %s: %s", run.job().id(), e.getMessage());
+        }
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

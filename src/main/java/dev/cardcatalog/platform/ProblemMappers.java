@@ -1,0 +1,84 @@
+package dev.cardcatalog.platform;
+
+import io.quarkus.logging.Log;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.Comparator;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one place errors leave the service: every failure becomes {@code application/problem+json} with a stable
+ * {@code type}; no stack trace or class name reaches a client, and a 5xx is logged here.
+ */
+public class ProblemMappers {
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e, UriInfo uri) {
+        return respond(e.problem().at(uri.getPath()));
+    }
+
+    @ServerExceptionMapper
+    public Response constraintViolation(ConstraintViolationException e, UriInfo uri) {
+        ConstraintViolation<?> first = e.getConstraintViolations().stream()
+                .min(Comparator.comparing(v -> v.getPropertyPath().toString()))
+                .orElse(null);
+        String field = first == null ? null : leafName(first.getPropertyPath().toString());
+        String detail = first == null ? "The request is not valid." : field + ": " + first.getMessage();
+        return respond(Problem.of("invalid-request", "Invalid request", 400, detail).with("field", field)
+                .at(uri.getPath()));
+    }
+
+    @ServerExceptionMapper
+    public Response notFound(NotFoundException e, UriInfo uri) {
+        return respond(Problem.of("not-found", "Not found", 404, "Nothing is at " + uri.getPath() + ".")
+                .at(uri.getPath()));
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e, UriInfo uri) {
+        int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
+        if (status >= 500) {
+            Log.errorf(e, "request %s failed", uri.getPath());
+            return respond(internal(uri));
+        }
+        String reason = Response.Status.fromStatusCode(status) == null ? "Request refused"
+                : Response.Status.fromStatusCode(status).getReasonPhrase();
+        String detail = switch (status) {
+            case 400 -> "The request body or a parameter could not be read.";
+            case 405 -> "This method is not allowed here.";
+            case 406 -> "No acceptable representation.";
+            case 415 -> "This content type is not supported here.";
+            default -> reason + ".";
+        };
+        return respond(Problem.of(slug(reason), reason, status, detail).at(uri.getPath()));
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 100)
+    public Response unexpected(Throwable e, UriInfo uri) {
+        Log.errorf(e, "request %s failed", uri.getPath());
+        return respond(internal(uri));
+    }
+
+    private static Problem internal(UriInfo uri) {
+        return Problem.of("internal-error", "Internal error", 500,
+                "The service could not complete the request; the error is logged.").at(uri.getPath());
+    }
+
+    private static String slug(String reason) {
+        return reason.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+    }
+
+    private static String leafName(String path) {
+        int dot = path.lastIndexOf('.');
+        return dot < 0 ? path : path.substring(dot + 1);
+    }
+
+    /** The response for a problem. */
+    public static Response respond(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+    }
+}

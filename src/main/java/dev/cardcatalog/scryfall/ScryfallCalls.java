@@ -1,0 +1,228 @@
+package dev.cardcatalog.scryfall;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.logging.Log;
+import io.smallrye.faulttolerance.api.TypedGuard;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.util.TypeLiteral;
+import jakarta.inject.Singleton;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The Retry-After rule of SERVICE.md §3.2 and §3.3, in one place, for every Scryfall request: API calls, bulk
+ * files and images. A call makes at most {@code max-attempts} (3) attempts through a SmallRye Fault Tolerance
+ * {@link TypedGuard} with the {@link RetryAfterBackoff} strategy. Each attempt
+ * <ol>
+ *   <li>fails at once, without a request, while another call's quiet window for the host is open;</li>
+ *   <li>waits for its slot in the request spacing;</li>
+ *   <li>sends the request and classifies the answer:
+ *     <ul>
+ *       <li>2xx: the value;</li>
+ *       <li>429: waits what {@code Retry-After} asks (RFC 9110 §10.2.3), or Scryfall's 30 s lockout when it gives
+ *           no usable value, and opens the quiet window that long;</li>
+ *       <li>5xx: waits what {@code Retry-After} asks (opening the quiet window), else 1 s then 2 s;</li>
+ *       <li>network error: 1 s then 2 s;</li>
+ *       <li>a wait over {@code MAX_BACK_OFF} (30 s): ends the call at once with {@link RateLimitedException}
+ *           carrying the wait asked for — no sleep, no further request;</li>
+ *       <li>other 4xx: ends the call with {@link ScryfallRequestException} after one request.</li>
+ *     </ul>
+ *   </li>
+ * </ol>
+ * No wait follows the last attempt. Attempts that run out on 429s end in {@link RateLimitedException} with the
+ * last wait asked for (or none), on 5xx or network errors in {@link ScryfallUnavailableException}. Waits are timers,
+ * never a blocked thread.
+ */
+@Singleton
+public class ScryfallCalls {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ScryfallConfig config;
+    private final RequestSpacing spacing;
+    private final QuietWindow quietWindow;
+    private final Clock clock;
+    private final MeterRegistry metrics;
+    private final TypedGuard<Uni<Object>> guard;
+
+    public ScryfallCalls(ScryfallConfig config, RequestSpacing spacing, QuietWindow quietWindow, Clock clock,
+            MeterRegistry metrics) {
+        this.config = config;
+        this.spacing = spacing;
+        this.quietWindow = quietWindow;
+        this.clock = clock;
+        this.metrics = metrics;
+        if (config.maxAttempts() < 1) {
+            throw new IllegalArgumentException("card-catalog.scryfall.max-attempts must be at least 1");
+        }
+        if (config.fallbackWaits().isEmpty()) {
+            throw new IllegalArgumentException("card-catalog.scryfall.fallback-waits needs at least one wait");
+        }
+        this.guard = TypedGuard.create(new TypeLiteral<Uni<Object>>() {
+        })
+                .withDescription("scryfall")
+                .withRetry()
+                .maxRetries(config.maxAttempts() - 1)
+                .delay(0, ChronoUnit.MILLIS)
+                .jitter(0, ChronoUnit.MILLIS)
+                // the waits are bounded by MAX_BACK_OFF each; the duration bound is not the rule, so keep it out
+                .maxDuration(1, ChronoUnit.DAYS)
+                .retryOn(RetryableAnswer.class)
+                .withCustomBackoff()
+                .strategy(() -> new RetryAfterBackoff(config.fallbackWaits(), this::recordWait))
+                .done()
+                .done()
+                .build();
+    }
+
+    /** Which spacing lane and quiet-window scope a request belongs to. */
+    public enum Lane { API, FILE }
+
+    /**
+     * Runs one call under the rule.
+     *
+     * @param url the URL requested (for messages and the quiet window's scope: its host and port)
+     * @param lane API requests are spaced 100 ms (500 ms for the search-like paths); files and images are not
+     * @param send sends one request; its Uni fails with {@link HttpStatusFailure} for a non-2xx answer, anything
+     *     else for a network error
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Uni<T> call(String url, Lane lane, Supplier<Uni<T>> send) {
+        URI uri = URI.create(url);
+        String scope = scope(uri);
+        String callId = UUID.randomUUID().toString();
+        Duration[] lastAsked = new Duration[1];
+        Supplier<Uni<Object>> attempt = () -> quietWindow.admit(scope, callId, url)
+                .chain(() -> {
+                    Duration slot = lane == Lane.API ? spacing.reserveApi(uri.getPath()) : spacing.reserveFile();
+                    Uni<Void> ready = slot.isZero() ? Uni.createFrom().voidItem()
+                            : Uni.createFrom().voidItem().onItem().delayIt().by(slot);
+                    return ready.chain(() -> (Uni<Object>) (Uni<?>) send.get());
+                })
+                .onItem().invoke(item -> countRequest(uri, "2xx"))
+                .onFailure(f -> !(f instanceof RateLimitedException))
+                .recoverWithUni(failure -> classify(url, scope, callId, failure, lastAsked));
+        return (Uni<T>) guard.get(attempt)
+                .onFailure(RetryableAnswer.class)
+                .transform(failure -> exhausted(url, (RetryableAnswer) failure, lastAsked[0]));
+    }
+
+    private Uni<Object> classify(String url, String scope, String callId, Throwable failure, Duration[] lastAsked) {
+        URI uri = URI.create(url);
+        if (!(failure instanceof HttpStatusFailure answer)) {
+            countRequest(uri, "network");
+            return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.NETWORK, 0, null, null,
+                    "network error: " + describe(failure), failure));
+        }
+        int status = answer.status();
+        countRequest(uri, String.valueOf(status));
+        Optional<Duration> asked = RetryAfter.fromHeaders(answer.header("Retry-After"),
+                answer.firstHeader("Date"), clock);
+        asked.ifPresent(wait -> lastAsked[0] = wait);
+        if (status == 429) {
+            metrics.counter("scryfall.rate.limits", "host", scope).increment();
+            Duration wait = asked.orElse(config.rateLimitLockout());
+            String reason = "429 from " + url + (asked.isPresent()
+                    ? " asking for " + wait.toSeconds() + " s" : " without a usable Retry-After");
+            return quietWindow.openFor(scope, wait, callId, reason).chain(() -> {
+                if (wait.compareTo(config.maxBackOff()) > 0) {
+                    return endEarly(url, asked.orElse(null), reason);
+                }
+                return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.RATE_LIMITED, status,
+                        wait, asked.orElse(null), reason, null));
+            });
+        }
+        if (status >= 500) {
+            if (asked.isEmpty()) {
+                return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.SERVER_ERROR, status,
+                        null, null, status + " from " + url, null));
+            }
+            Duration wait = asked.get();
+            String reason = status + " from " + url + " asking for " + wait.toSeconds() + " s";
+            Uni<Void> window = wait.isZero() ? Uni.createFrom().voidItem()
+                    : quietWindow.openFor(scope, wait, callId, reason);
+            return window.chain(() -> {
+                if (wait.compareTo(config.maxBackOff()) > 0) {
+                    return endEarly(url, wait, reason);
+                }
+                return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.SERVER_ERROR, status,
+                        wait, wait, reason, null));
+            });
+        }
+        return Uni.createFrom().failure(permanent(url, answer));
+    }
+
+    private Uni<Object> endEarly(String url, Duration asked, String reason) {
+        metrics.counter("scryfall.calls.ended.early", "reason", "wait-too-long").increment();
+        Log.infof("Scryfall call ended early: %s (over the %d s MAX_BACK_OFF)", reason,
+                config.maxBackOff().toSeconds());
+        return Uni.createFrom().failure(new RateLimitedException(url, asked,
+                reason + "; more than the " + config.maxBackOff().toSeconds() + " s this client waits"));
+    }
+
+    private RuntimeException exhausted(String url, RetryableAnswer last, Duration lastAsked) {
+        int attempts = config.maxAttempts();
+        if (last.kind == RetryableAnswer.Kind.RATE_LIMITED) {
+            metrics.counter("scryfall.calls.ended.early", "reason", "attempts-exhausted").increment();
+            return new RateLimitedException(url, last.asked != null ? last.asked : lastAsked,
+                    "rate limited by Scryfall " + attempts + " times in a row: " + last.getMessage());
+        }
+        return new ScryfallUnavailableException(url, last.status,
+                "Scryfall unavailable after " + attempts + " attempts: " + last.getMessage(), last.getCause());
+    }
+
+    private static ScryfallRequestException permanent(String url, HttpStatusFailure answer) {
+        String code = null;
+        String subcode = null;
+        String details = null;
+        if (answer.body() != null && !answer.body().isBlank()) {
+            try {
+                JsonNode error = JSON.readTree(answer.body());
+                code = text(error, "code");
+                subcode = text(error, "subcode");
+                details = text(error, "details");
+            } catch (Exception notJson) {
+                details = answer.body().length() > 200 ? answer.body().substring(0, 200) + "…" : answer.body();
+            }
+        }
+        return new ScryfallRequestException(url, answer.status(), code, subcode, details);
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node == null ? null : node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private void countRequest(URI uri, String status) {
+        metrics.counter("scryfall.requests", "host", scope(uri), "status", status).increment();
+    }
+
+    private void recordWait(Duration wait) {
+        metrics.counter("scryfall.waits.seconds").increment(wait.toMillis() / 1000.0);
+        metrics.summary("scryfall.wait.seconds").record(wait.toMillis() / 1000.0);
+    }
+
+    /** The quiet window's scope of a URL: its host, with the port when one is given. */
+    static String scope(URI uri) {
+        return uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        if (root instanceof java.util.concurrent.TimeoutException || root instanceof java.net.SocketTimeoutException) {
+            return "timed out" + (message == null ? "" : ": " + message);
+        }
+        return message == null || message.isBlank() ? "the connection failed" : message;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.cardcatalog.scryfall;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code card-catalog.scryfall.*}: the client's manners and its Retry-After rule (SERVICE.md §3). The base URL is
+ * Quarkus's {@code quarkus.rest-client.scryfall.url}; timeouts are {@code quarkus.rest-client.scryfall.*-timeout}.
+ */
+@ConfigMapping(prefix = "card-catalog.scryfall")
+public interface ScryfallConfig {
+
+    /** The User-Agent sent with every request: {@code card-catalog/<version> (+<project url>)}. */
+    String userAgent();
+
+    /** Spacing between two api.scryfall.com requests (Scryfall publishes 10 a second). */
+    @WithDefault("100ms")
+    Duration apiSpacing();
+
+    /** Spacing for {@code /cards/search}, {@code /cards/named}, {@code /cards/random}, {@code /cards/collection} (2 a second). */
+    @WithDefault("500ms")
+    Duration searchSpacing();
+
+    /** Spacing between bulk file and image requests; Scryfall publishes no limit for those hosts. */
+    @WithDefault("0s")
+    Duration fileSpacing();
+
+    /** Attempts per call, the first included. */
+    @WithDefault("3")
+    int maxAttempts();
+
+    /** MAX_BACK_OFF: the longest wait sat out inside a call; a longer one ends the call with RateLimitedException. */
+    @WithDefault("30s")
+    Duration maxBackOff();
+
+    /** The wait taken after a 429 without a usable Retry-After: Scryfall's documented lockout. */
+    @WithDefault("30s")
+    Duration rateLimitLockout();
+
+    /** Waits before attempt 2, 3, ... after a 5xx or a network error without a usable Retry-After. */
+    @WithDefault("1s,2s")
+    List<Duration> fallbackWaits();
+
+    /** Connect timeout of bulk file and image requests (API calls use the REST client's). */
+    @WithDefault("10s")
+    Duration connectTimeout();
+
+    /** Read timeout of bulk file and image requests: the longest silence on a connection. */
+    @WithDefault("60s")
+    Duration readTimeout();
+
+    /**
+     * Sends requests for {@code https://<image host>/...} to this base URL instead, keeping the path: for the
+     * offline stand-in only. The URL is still checked against {@code card-catalog.art.image-hosts} first.
+     */
+    Optional<String> imageBaseUrlOverride();
+}

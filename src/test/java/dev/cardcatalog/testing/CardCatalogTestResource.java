@@ -1,0 +1,33 @@
+package dev.cardcatalog.testing;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Points the service under test at the JVM's real infrastructure: the embedded PostgreSQL, the embedded KRaft
+ * broker and the Scryfall stand-in, each started once per test JVM.
+ */
+public class CardCatalogTestResource implements QuarkusTestResourceLifecycleManager {
+
+    @Override
+    public Map<String, String> start() {
+        EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
+        EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.shared();
+        ScryfallStandIn standIn = ScryfallStandIn.shared();
+        Map<String, String> config = new HashMap<>();
+        config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
+        config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
+        config.put("quarkus.datasource.username", EmbeddedPostgresServer.USER);
+        config.put("quarkus.datasource.password", EmbeddedPostgresServer.PASSWORD);
+        config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+        config.put("quarkus.rest-client.scryfall.url", standIn.baseUrl());
+        config.put("card-catalog.scryfall.image-base-url-override", standIn.baseUrl());
+        return config;
+    }
+
+    @Override
+    public void stop() {
+        // the servers live as long as the JVM: other test classes use them too
+    }
+}

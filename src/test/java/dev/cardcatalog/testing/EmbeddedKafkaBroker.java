@@ -1,0 +1,90 @@
+package dev.cardcatalog.testing;
+
+import java.nio.file.Path;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.server.common.MetadataVersion;
+
+/**
+ * A real single-node KRaft Kafka broker (combined broker and controller) from Kafka's own test kit, no Docker.
+ *
+ * <p>One per JVM through {@link #shared()}. Topics are created by the service's clients on first use
+ * ({@code auto.create.topics.enable}) with the partition count given here.
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    /** Partitions of an auto-created topic: more than one, so partition-level behaviour is exercised. */
+    public static final int PARTITIONS = 3;
+
+    private static EmbeddedKafkaBroker shared;
+
+    private final KafkaClusterTestKit cluster;
+
+    private EmbeddedKafkaBroker(KafkaClusterTestKit cluster) {
+        this.cluster = cluster;
+    }
+
+    /** The JVM's broker, started on first use; stopped by a shutdown hook. */
+    public static synchronized EmbeddedKafkaBroker shared() {
+        if (shared == null) {
+            shared = start(null);
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::closeQuietly, "embedded-kafka-stop"));
+        }
+        return shared;
+    }
+
+    /**
+     * Starts a broker.
+     *
+     * @param baseDirectory where its logs live; null for a throwaway directory deleted on close
+     */
+    public static EmbeddedKafkaBroker start(Path baseDirectory) {
+        try {
+            TestKitNodes.Builder nodes = new TestKitNodes.Builder()
+                    .setCombined(true)
+                    .setNumBrokerNodes(1)
+                    .setNumControllerNodes(1)
+                    .setBootstrapMetadataVersion(MetadataVersion.latestProduction());
+            if (baseDirectory != null) {
+                nodes.setBaseDirectory(baseDirectory);
+            }
+            KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes.build())
+                    .setConfigProp("offsets.topic.replication.factor", "1")
+                    .setConfigProp("offsets.topic.num.partitions", "3")
+                    .setConfigProp("transaction.state.log.replication.factor", "1")
+                    .setConfigProp("transaction.state.log.min.isr", "1")
+                    .setConfigProp("share.coordinator.state.topic.replication.factor", "1")
+                    .setConfigProp("share.coordinator.state.topic.min.isr", "1")
+                    .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                    .setConfigProp("auto.create.topics.enable", "true")
+                    .setConfigProp("num.partitions", String.valueOf(PARTITIONS))
+                    .setConfigProp("default.replication.factor", "1")
+                    .setConfigProp("min.insync.replicas", "1")
+                    .setDeleteOnClose(baseDirectory == null)
+                    .build();
+            cluster.format();
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+            return new EmbeddedKafkaBroker(cluster);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not start the embedded Kafka broker", e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (Exception ignored) {
+            // the JVM is exiting
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package dev.cardcatalog.testing;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/**
+ * A real PostgreSQL server (zonky's embedded binaries, no Docker) with a {@code card_catalog} database.
+ *
+ * <p>One per JVM: {@link #shared()} starts it on first use on a free port in a throwaway data directory;
+ * {@link #start(Path, int)} starts one on a kept data directory for the local run.
+ */
+public final class EmbeddedPostgresServer implements AutoCloseable {
+
+    public static final String DATABASE = "card_catalog";
+    public static final String USER = "postgres";
+    public static final String PASSWORD = "postgres";
+
+    private static EmbeddedPostgresServer shared;
+
+    private final EmbeddedPostgres postgres;
+
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
+        this.postgres = postgres;
+    }
+
+    /** The JVM's server, started on first use; stopped by a shutdown hook. */
+    public static synchronized EmbeddedPostgresServer shared() {
+        if (shared == null) {
+            shared = start(null, 0);
+        }
+        return shared;
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @param dataDirectory where the cluster lives, kept between starts; null for a throwaway directory
+     * @param port the port, 0 for a free one
+     */
+    public static EmbeddedPostgresServer start(Path dataDirectory, int port) {
+        try {
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setPGStartupWait(Duration.ofSeconds(60))
+                    .setServerConfig("max_connections", "100")
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .setServerConfig("full_page_writes", "off");
+            if (port > 0) {
+                builder.setPort(port);
+            }
+            if (dataDirectory != null) {
+                builder.setDataDirectory(dataDirectory).setCleanDataDirectory(false);
+            }
+            EmbeddedPostgresServer server = new EmbeddedPostgresServer(builder.start());
+            server.createDatabase();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the embedded PostgreSQL", e);
+        }
+    }
+
+    private void createDatabase() {
+        try (Connection connection = postgres.getPostgresDatabase().getConnection();
+                Statement statement = connection.createStatement()) {
+            var exists = statement.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'");
+            if (!exists.next()) {
+                statement.execute("CREATE DATABASE " + DATABASE);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not create database " + DATABASE, e);
+        }
+    }
+
+    public int port() {
+        return postgres.getPort();
+    }
+
+    public String jdbcUrl() {
+        return "jdbc:postgresql://localhost:" + port() + "/" + DATABASE;
+    }
+
+    public String reactiveUrl() {
+        return "postgresql://localhost:" + port() + "/" + DATABASE;
+    }
+
+    @Override
+    public void close() throws IOException {
+        postgres.close();
+    }
+}

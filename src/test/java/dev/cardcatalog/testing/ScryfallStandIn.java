@@ -1,0 +1,519 @@
+package dev.cardcatalog.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * A Scryfall stand-in that speaks real HTTP on a dynamic port and serves the real Scryfall data bundled in
+ * {@code src/test/resources/scryfall/} (see its PROVENANCE.md): {@code /bulk-data} in the current shape
+ * ({@code jsonl_download_uri}, {@code compressed_size}) or the legacy one ({@code download_uri}, {@code size}), the
+ * bulk files themselves, {@code /sets} in pages, and whatever a test adds (card images, other bulk files).
+ *
+ * <p>Like Scryfall, it answers 400 to an API request without a {@code User-Agent} or {@code Accept} header, and
+ * 400 {@code generic_user_agent} to a library's default User-Agent.
+ *
+ * <p>Faults are scripted per path prefix: {@link #enqueue} answers the next matching requests with the given
+ * faults in order, {@link #always} answers every matching request. A fault is a status with any headers and body,
+ * a cut connection, or a slow body. Every request is recorded with the instant it arrived ({@link #requests()}).
+ */
+public final class ScryfallStandIn implements AutoCloseable {
+
+    /** The version of the bundled bulk file: the name of the file without its extensions. */
+    public static final String SAMPLE_VERSION = "default-cards-20261008210545";
+    /** The version of the bundled file as an all-cards file (same cards; served for non-English languages). */
+    public static final String SAMPLE_ALL_VERSION = "all-cards-20261008211032";
+    /** English paper cards in the bundled sample: what a refresh with languages {@code en} sees. */
+    public static final int SAMPLE_ENGLISH_PAPER_CARDS = 827;
+    /** Sets in the bundled {@code /sets} answer. */
+    public static final int SAMPLE_SETS = 863;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static ScryfallStandIn shared;
+
+    /** The shape of the {@code /bulk-data} items. */
+    public enum BulkShape {
+        /** Since 2026-07: {@code jsonl_download_uri} to a gzip JSON Lines file, {@code compressed_size}. */
+        CURRENT,
+        /** Before: {@code download_uri} to a JSON array sent with {@code Content-Encoding: gzip}, {@code size}. */
+        LEGACY
+    }
+
+    /** A request as the stand-in received it. */
+    public record RecordedRequest(String method, String path, String query, Map<String, List<String>> headers,
+            Instant receivedAt) {
+        public String header(String name) {
+            List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
+            return values == null || values.isEmpty() ? null : values.get(0);
+        }
+    }
+
+    /** A scripted answer. Build one with the static factories. */
+    public record Fault(int status, Map<String, List<String>> headers, byte[] body, long cutAfterBytes,
+            boolean closeWithoutAnswer, Duration chunkDelay, int chunkSize) {
+
+        /** Answers {@code status} with a Scryfall-style error body. */
+        public static Fault status(int status) {
+            String code = switch (status) {
+                case 404 -> "not_found";
+                case 429 -> "rate_limited";
+                case 400 -> "bad_request";
+                default -> status >= 500 ? "internal_error" : "error";
+            };
+            String body = "{\"object\":\"error\",\"code\":\"" + code + "\",\"status\":" + status
+                    + ",\"details\":\"Scripted by the stand-in.\"}";
+            return new Fault(status, new LinkedHashMap<>(), body.getBytes(StandardCharsets.UTF_8), -1, false, null, 0);
+        }
+
+        /** Closes the connection as soon as the request arrives, without an answer. */
+        public static Fault cutConnection() {
+            return new Fault(0, Map.of(), new byte[0], -1, true, null, 0);
+        }
+
+        /** Serves the normal answer's status line, headers and first {@code bytes} bytes, then closes. */
+        public static Fault cutBodyAfter(long bytes) {
+            return new Fault(0, Map.of(), null, bytes, false, null, 0);
+        }
+
+        /** Serves the normal answer in chunks of {@code chunkSize} bytes, {@code delay} apart. */
+        public static Fault slowBody(int chunkSize, Duration delay) {
+            return new Fault(0, Map.of(), null, -1, false, delay, chunkSize);
+        }
+
+        /** Adds a header (repeat the call to repeat the header). */
+        public Fault header(String name, String value) {
+            Map<String, List<String>> copy = new LinkedHashMap<>(headers);
+            copy.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+            return new Fault(status, copy, body, cutAfterBytes, closeWithoutAnswer, chunkDelay, chunkSize);
+        }
+
+        /** Replaces the body. */
+        public Fault body(String json) {
+            return new Fault(status, headers, json.getBytes(StandardCharsets.UTF_8), cutAfterBytes,
+                    closeWithoutAnswer, chunkDelay, chunkSize);
+        }
+
+        boolean replacesAnswer() {
+            return status > 0;
+        }
+    }
+
+    private record Served(int status, String contentType, Map<String, String> headers, byte[] body) {
+    }
+
+    private record BulkFile(String type, String version, byte[] jsonlGz, byte[] legacyGz, long legacySize) {
+    }
+
+    private final Vertx vertx;
+    private final HttpServer server;
+    private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
+    private final Map<String, Deque<Fault>> queued = new LinkedHashMap<>();
+    private final Map<String, Fault> sticky = new LinkedHashMap<>();
+    private final Map<String, Function<String, byte[]>> extraRoutes = new LinkedHashMap<>();
+    private final byte[] setsJson;
+    private final byte[] sampleJsonlGz;
+    private final byte[] sampleLegacyGz;
+    private final long sampleLegacySize;
+    private volatile BulkShape shape = BulkShape.CURRENT;
+    private volatile int setsPageSize = 250;
+    private final Map<String, BulkFile> bulkFiles = new LinkedHashMap<>();
+
+    private ScryfallStandIn(int port) {
+        setsJson = resource("scryfall/sets/api-types-2023__Set__Sets.json");
+        sampleJsonlGz = resource("scryfall/bulk-data/derived__cards-sample.jsonl.gz");
+        sampleLegacyGz = resource("scryfall/bulk-data/derived__cards-sample.legacy-array.json.gz");
+        sampleLegacySize = gunzip(sampleLegacyGz).length;
+        restoreBulkFiles();
+        vertx = Vertx.vertx();
+        server = vertx.createHttpServer().requestHandler(this::handle);
+        try {
+            server.listen(port, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            vertx.close();
+            throw new IllegalStateException("could not start the Scryfall stand-in on port " + port, e);
+        }
+    }
+
+    /** The JVM's stand-in, started on first use. */
+    public static synchronized ScryfallStandIn shared() {
+        if (shared == null) {
+            shared = start(0);
+        }
+        return shared;
+    }
+
+    /** Starts a stand-in on {@code port}, 0 for a free one. */
+    public static ScryfallStandIn start(int port) {
+        return new ScryfallStandIn(port);
+    }
+
+    /** The base URL, {@code http://127.0.0.1:<port>}, without a trailing slash. */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.actualPort();
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    // ---- scripting ------------------------------------------------------------------------------------------
+
+    /** Forgets faults, recorded requests and added files; serves the bundled sample in the current shape. */
+    public synchronized void reset() {
+        queued.clear();
+        sticky.clear();
+        extraRoutes.clear();
+        requests.clear();
+        shape = BulkShape.CURRENT;
+        setsPageSize = 250;
+        restoreBulkFiles();
+    }
+
+    /** Answers the next requests whose path starts with {@code pathPrefix} with these faults, in order. */
+    public synchronized void enqueue(String pathPrefix, Fault... faults) {
+        Deque<Fault> queue = queued.computeIfAbsent(pathPrefix, k -> new ArrayDeque<>());
+        queue.addAll(List.of(faults));
+    }
+
+    /** Answers every request whose path starts with {@code pathPrefix} with this fault until {@link #reset()}. */
+    public synchronized void always(String pathPrefix, Fault fault) {
+        sticky.put(pathPrefix, fault);
+    }
+
+    /** Serves the bulk-data items in this shape. */
+    public void bulkShape(BulkShape shape) {
+        this.shape = shape;
+    }
+
+    /** Pages {@code /sets} by this many sets. */
+    public void setsPageSize(int size) {
+        this.setsPageSize = size;
+    }
+
+    /**
+     * Serves {@code lines} (one card object per line) as the {@code default_cards} file of {@code version} in both
+     * shapes, replacing the sample.
+     */
+    public synchronized void serveDefaultCards(String version, List<String> lines) {
+        byte[] jsonl = gzip((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+        byte[] array = ("[\n" + String.join(",\n", lines) + "\n]\n").getBytes(StandardCharsets.UTF_8);
+        bulkFiles.put("default_cards", new BulkFile("default_cards", version, jsonl, gzip(array), array.length));
+    }
+
+    /** Serves this gzip JSON Lines file as the {@code default_cards} file of {@code version}. */
+    public synchronized void serveDefaultCardsFile(String version, byte[] jsonlGz) {
+        bulkFiles.put("default_cards", new BulkFile("default_cards", version, jsonlGz, null, -1));
+    }
+
+    /** Answers GET requests for {@code path} (exact) with the bytes {@code body} computes from the query string. */
+    public synchronized void route(String path, Function<String, byte[]> body) {
+        extraRoutes.put(path, body);
+    }
+
+    /** The card objects of the bundled sample, one JSON text per card, in file order. */
+    public static List<String> sampleCardLines() {
+        String text = new String(gunzip(resource("scryfall/bulk-data/derived__cards-sample.jsonl.gz")),
+                StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            if (!line.isBlank()) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    // ---- recording ------------------------------------------------------------------------------------------
+
+    /** Every request received since the last {@link #reset()}, in arrival order. */
+    public List<RecordedRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** The requests whose path starts with {@code pathPrefix}. */
+    public List<RecordedRequest> requests(String pathPrefix) {
+        return requests.stream().filter(r -> r.path().startsWith(pathPrefix)).toList();
+    }
+
+    // ---- serving --------------------------------------------------------------------------------------------
+
+    private void handle(HttpServerRequest request) {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        request.headers().forEach(e -> headers.computeIfAbsent(e.getKey().toLowerCase(Locale.ROOT),
+                k -> new ArrayList<>()).add(e.getValue()));
+        String path = request.path();
+        requests.add(new RecordedRequest(request.method().name(), path, request.query(), headers, Instant.now()));
+
+        Fault fault = nextFault(path);
+        HttpServerResponse response = request.response();
+        if (fault != null && fault.closeWithoutAnswer()) {
+            request.connection().close();
+            return;
+        }
+        if (fault != null && fault.replacesAnswer()) {
+            response.setStatusCode(fault.status());
+            response.putHeader("Content-Type", "application/json; charset=utf-8");
+            response.putHeader("Date", httpDate(Instant.now()));
+            fault.headers().forEach((name, values) -> response.putHeader(name, values));
+            response.end(Buffer.buffer(fault.body()));
+            return;
+        }
+        Served served;
+        try {
+            served = serve(request, path);
+        } catch (RuntimeException e) {
+            served = error(500, "internal_error", "The stand-in failed: " + e);
+        }
+        response.setStatusCode(served.status());
+        response.putHeader("Content-Type", served.contentType());
+        response.putHeader("Date", httpDate(Instant.now()));
+        served.headers().forEach(response::putHeader);
+        if (fault != null && fault.cutAfterBytes() >= 0) {
+            response.putHeader("Content-Length", String.valueOf(served.body().length));
+            int upTo = (int) Math.min(fault.cutAfterBytes(), served.body().length);
+            response.write(Buffer.buffer(java.util.Arrays.copyOf(served.body(), upTo)))
+                    .onComplete(done -> vertx.setTimer(50, t -> request.connection().close()));
+            return;
+        }
+        if (fault != null && fault.chunkDelay() != null) {
+            response.putHeader("Content-Length", String.valueOf(served.body().length));
+            writeSlowly(response, served.body(), 0, fault.chunkSize(), fault.chunkDelay());
+            return;
+        }
+        response.end(Buffer.buffer(served.body()));
+    }
+
+    private void writeSlowly(HttpServerResponse response, byte[] body, int from, int chunk, Duration delay) {
+        int to = Math.min(body.length, from + chunk);
+        Buffer part = Buffer.buffer(java.util.Arrays.copyOfRange(body, from, to));
+        if (to >= body.length) {
+            response.end(part);
+            return;
+        }
+        response.write(part);
+        vertx.setTimer(Math.max(1, delay.toMillis()), t -> writeSlowly(response, body, to, chunk, delay));
+    }
+
+    private synchronized Fault nextFault(String path) {
+        for (Map.Entry<String, Deque<Fault>> entry : queued.entrySet()) {
+            if (path.startsWith(entry.getKey()) && !entry.getValue().isEmpty()) {
+                return entry.getValue().poll();
+            }
+        }
+        for (Map.Entry<String, Fault> entry : sticky.entrySet()) {
+            if (path.startsWith(entry.getKey())) {
+                return entry.getValue();
+            }
+        }
+        return null;
+    }
+
+    private Served serve(HttpServerRequest request, String path) {
+        Function<String, byte[]> extra;
+        synchronized (this) {
+            extra = extraRoutes.get(path);
+        }
+        if (extra != null) {
+            byte[] body = extra.apply(request.query());
+            if (body == null) {
+                return error(404, "not_found", "No such file.");
+            }
+            String type = path.endsWith(".jpg") ? "image/jpeg" : path.endsWith(".png") ? "image/png"
+                    : "application/octet-stream";
+            return new Served(200, type, Map.of(), body);
+        }
+        if (path.startsWith("/file/")) {
+            return bulkFile(path);
+        }
+        Optional<Served> refused = refuseWithoutManners(request);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        if (path.equals("/bulk-data")) {
+            return json(bulkDataList());
+        }
+        if (path.equals("/sets")) {
+            return json(setsPage(request.getParam("page")));
+        }
+        return error(404, "not_found", "The stand-in has nothing at " + path + ".");
+    }
+
+    /** Scryfall answers 400 when the User-Agent or Accept header is missing, or the User-Agent is a default. */
+    private Optional<Served> refuseWithoutManners(HttpServerRequest request) {
+        String userAgent = request.getHeader("User-Agent");
+        String accept = request.getHeader("Accept");
+        if (userAgent == null || userAgent.isBlank() || accept == null || accept.isBlank()) {
+            return Optional.of(new Served(400, "application/json; charset=utf-8", Map.of(),
+                    resource("scryfall/errors/issue-quoted__400_missing_user_agent_or_accept.json")));
+        }
+        String ua = userAgent.toLowerCase(Locale.ROOT);
+        if (ua.startsWith("java") || ua.startsWith("vertx") || ua.startsWith("resteasy")
+                || ua.startsWith("apache-httpclient") || ua.startsWith("okhttp") || ua.startsWith("curl")) {
+            return Optional.of(new Served(400, "application/json; charset=utf-8", Map.of(),
+                    resource("scryfall/errors/issue-quoted__400_generic_user_agent.json")));
+        }
+        return Optional.empty();
+    }
+
+    private synchronized ObjectNode bulkDataList() {
+        ObjectNode list = JSON.createObjectNode();
+        list.put("object", "list");
+        list.put("has_more", false);
+        ArrayNode data = list.putArray("data");
+        for (BulkFile file : bulkFiles.values()) {
+            ObjectNode item = data.addObject();
+            item.put("object", "bulk_data");
+            item.put("id", java.util.UUID.nameUUIDFromBytes(file.type().getBytes(StandardCharsets.UTF_8))
+                    .toString());
+            item.put("type", file.type());
+            item.put("updated_at", "2026-10-08T21:05:45.123+00:00");
+            item.put("uri", baseUrl() + "/bulk-data/" + item.get("id").asText());
+            item.put("name", file.type().equals("all_cards") ? "All Cards" : "Default Cards");
+            item.put("description", "Served by the Scryfall stand-in from the bundled sample.");
+            String folder = file.type().replace('_', '-');
+            if (shape == BulkShape.CURRENT || file.legacyGz() == null) {
+                item.put("jsonl_download_uri",
+                        baseUrl() + "/file/" + folder + "/" + file.version() + ".jsonl.gz");
+                item.put("compressed_size", file.jsonlGz().length);
+            } else {
+                item.put("size", file.legacySize());
+                item.put("download_uri", baseUrl() + "/file/" + folder + "/" + file.version() + ".json");
+                item.put("content_type", "application/json");
+                item.put("content_encoding", "gzip");
+            }
+        }
+        return list;
+    }
+
+    private synchronized Served bulkFile(String path) {
+        for (BulkFile file : bulkFiles.values()) {
+            String folder = file.type().replace('_', '-');
+            if (path.equals("/file/" + folder + "/" + file.version() + ".jsonl.gz")) {
+                return new Served(200, "application/gzip", Map.of(), file.jsonlGz());
+            }
+            if (file.legacyGz() != null && path.equals("/file/" + folder + "/" + file.version() + ".json")) {
+                return new Served(200, "application/json", Map.of("Content-Encoding", "gzip"), file.legacyGz());
+            }
+        }
+        return error(404, "not_found", "No such bulk file.");
+    }
+
+    private ObjectNode setsPage(String pageParam) {
+        JsonNode all;
+        try {
+            all = JSON.readTree(setsJson).get("data");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int page = pageParam == null ? 1 : Integer.parseInt(pageParam);
+        int size = setsPageSize;
+        int from = (page - 1) * size;
+        int to = Math.min(all.size(), from + size);
+        ObjectNode list = JSON.createObjectNode();
+        list.put("object", "list");
+        boolean more = to < all.size();
+        list.put("has_more", more);
+        if (more) {
+            list.put("next_page", baseUrl() + "/sets?page=" + (page + 1));
+        }
+        ArrayNode data = list.putArray("data");
+        for (int i = from; i < to; i++) {
+            data.add(all.get(i));
+        }
+        return list;
+    }
+
+    private synchronized void restoreBulkFiles() {
+        bulkFiles.clear();
+        bulkFiles.put("default_cards", new BulkFile("default_cards", SAMPLE_VERSION, sampleJsonlGz,
+                sampleLegacyGz, sampleLegacySize));
+        bulkFiles.put("all_cards", new BulkFile("all_cards", SAMPLE_ALL_VERSION, sampleJsonlGz,
+                sampleLegacyGz, sampleLegacySize));
+    }
+
+    private static Served json(JsonNode node) {
+        try {
+            return new Served(200, "application/json; charset=utf-8", Map.of(), JSON.writeValueAsBytes(node));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Served error(int status, String code, String details) {
+        ObjectNode error = JSON.createObjectNode();
+        error.put("object", "error");
+        error.put("code", code);
+        error.put("status", status);
+        error.put("details", details);
+        Served served = json(error);
+        return new Served(status, served.contentType(), Map.of(), served.body());
+    }
+
+    private static String httpDate(Instant instant) {
+        return java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME
+                .format(instant.atZone(java.time.ZoneOffset.UTC));
+    }
+
+    static byte[] resource(String name) {
+        try (InputStream in = ScryfallStandIn.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing test resource " + name);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** gzip of {@code bytes}. */
+    public static byte[] gzip(byte[] bytes) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    static byte[] gunzip(byte[] bytes) {
+        try (GZIPInputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(bytes))) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        vertx.close();
+    }
+}

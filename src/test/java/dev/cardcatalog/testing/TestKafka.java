@@ -1,0 +1,80 @@
+package dev.cardcatalog.testing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** A plain Kafka producer and consumer on the embedded broker, as another service would use them. */
+public final class TestKafka {
+
+    private TestKafka() {
+    }
+
+    /** Sends a record and waits for the broker to take it; returns its offset. */
+    public static long send(String topic, String key, byte[] value, Map<String, String> headers) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafkaBroker.shared().bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, value);
+            headers.forEach((name, text) -> record.headers().add(new RecordHeader(name,
+                    text.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+            return producer.send(record).get().offset();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not send to " + topic, e);
+        }
+    }
+
+    public static long send(String topic, String key, String value) {
+        return send(topic, key, value.getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.of());
+    }
+
+    /** Every record on {@code topic} now, read from the beginning by a fresh consumer group. */
+    public static List<ConsumerRecord<String, byte[]>> readAll(String topic, Duration wait) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafkaBroker.shared().bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + wait.toNanos();
+            boolean assigned = false;
+            while (System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                if (!consumer.assignment().isEmpty()) {
+                    assigned = true;
+                    Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
+                    boolean caughtUp = end.entrySet().stream()
+                            .allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+                    if (caughtUp) {
+                        break;
+                    }
+                }
+            }
+            if (!assigned) {
+                return records;
+            }
+        }
+        return records;
+    }
+}
