@@ -144,6 +144,7 @@ public final class ScryfallStandIn implements AutoCloseable {
     private final long sampleLegacySize;
     private volatile BulkShape shape = BulkShape.CURRENT;
     private volatile int setsPageSize = 250;
+    private volatile long sizeError;
     private final Map<String, BulkFile> bulkFiles = new LinkedHashMap<>();
 
     private ScryfallStandIn(int port) {
@@ -194,7 +195,13 @@ public final class ScryfallStandIn implements AutoCloseable {
         requests.clear();
         shape = BulkShape.CURRENT;
         setsPageSize = 250;
+        sizeError = 0;
         restoreBulkFiles();
+    }
+
+    /** Publishes every bulk file's size off by {@code bytes} (to test the download's size check). */
+    public void misreportSizesBy(long bytes) {
+        this.sizeError = bytes;
     }
 
     /** Answers the next requests whose path starts with {@code pathPrefix} with these faults, in order. */
@@ -402,9 +409,9 @@ public final class ScryfallStandIn implements AutoCloseable {
             if (shape == BulkShape.CURRENT || file.legacyGz() == null) {
                 item.put("jsonl_download_uri",
                         baseUrl() + "/file/" + folder + "/" + file.version() + ".jsonl.gz");
-                item.put("compressed_size", file.jsonlGz().length);
+                item.put("compressed_size", file.jsonlGz().length + sizeError);
             } else {
-                item.put("size", file.legacySize());
+                item.put("size", file.legacySize() + sizeError);
                 item.put("download_uri", baseUrl() + "/file/" + folder + "/" + file.version() + ".json");
                 item.put("content_type", "application/json");
                 item.put("content_encoding", "gzip");
