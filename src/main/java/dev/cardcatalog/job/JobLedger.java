@@ -186,8 +186,8 @@ public class JobLedger {
                         heartbeat_at = ?, progressed_at = ?
                     WHERE id = ? AND status = 'running'""")) {
                 update.setString(1, progress.stage());
-                update.setObject(2, progress.done() < 0 ? null : progress.done());
-                update.setObject(3, progress.total() < 0 ? null : progress.total());
+                update.setObject(2, progress.done() < 0 ? null : progress.done(), java.sql.Types.BIGINT);
+                update.setObject(3, progress.total() < 0 ? null : progress.total(), java.sql.Types.BIGINT);
                 update.setString(4, toJson(progress.counts()));
                 update.setString(5, progress.version());
                 update.setString(6, progress.languages());
@@ -234,21 +234,25 @@ public class JobLedger {
         Instant now = clock.instant();
         try (PreparedStatement update = connection.prepareStatement("""
                 UPDATE job_run SET status = ?, message = ?, finished_at = ?, heartbeat_at = ?,
-                    stage = coalesce(?, stage), done = coalesce(?, done), total = coalesce(?, total),
-                    counts = coalesce(?::jsonb, counts), version = coalesce(?, version),
-                    languages = coalesce(?, languages)
+                    stage = CASE WHEN ? THEN ? ELSE stage END, done = CASE WHEN ? THEN ? ELSE done END,
+                    total = CASE WHEN ? THEN ? ELSE total END, counts = coalesce(?::jsonb, counts),
+                    version = coalesce(?, version), languages = coalesce(?, languages)
                 WHERE id = ? AND status = 'running'""")) {
             update.setString(1, status);
             update.setString(2, message);
             update.setTimestamp(3, Timestamp.from(now));
             update.setTimestamp(4, Timestamp.from(now));
-            update.setString(5, progress == null ? null : progress.stage());
-            update.setObject(6, progress == null || progress.done() < 0 ? null : progress.done());
-            update.setObject(7, progress == null || progress.total() < 0 ? null : progress.total());
-            update.setString(8, progress == null ? null : toJson(progress.counts()));
-            update.setString(9, progress == null ? null : progress.version());
-            update.setString(10, progress == null ? null : progress.languages());
-            update.setObject(11, runId);
+            boolean reported = progress != null;
+            update.setBoolean(5, reported);
+            update.setString(6, reported ? progress.stage() : null);
+            update.setBoolean(7, reported);
+            update.setObject(8, reported && progress.done() >= 0 ? progress.done() : null, java.sql.Types.BIGINT);
+            update.setBoolean(9, reported);
+            update.setObject(10, reported && progress.total() >= 0 ? progress.total() : null, java.sql.Types.BIGINT);
+            update.setString(11, reported ? toJson(progress.counts()) : null);
+            update.setString(12, reported ? progress.version() : null);
+            update.setString(13, reported ? progress.languages() : null);
+            update.setObject(14, runId);
             return update.executeUpdate() == 1;
         }
     }

@@ -1,0 +1,77 @@
+package dev.cardcatalog.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The local run ({@code ./mvnw -Plocal package}): a real PostgreSQL and a real KRaft Kafka broker started embedded
+ * in this process, the Scryfall stand-in serving the bundled real data (unless {@code -Dlocal.scryfall=real}), and
+ * the packaged service in a process of its own pointed at them. Ctrl-C stops everything.
+ *
+ * <p>Properties: {@code local.port} (8080), {@code local.dir} ({@code .local}: the database, the broker's log and
+ * the service's data directory), {@code local.scryfall} ({@code stand-in} or {@code real}), {@code local.jvm-options}
+ * (for the service, e.g. {@code -Xmx256m}).
+ */
+public final class LocalRun {
+
+    private LocalRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int port = Integer.getInteger("local.port", 8080);
+        Path dir = Path.of(System.getProperty("local.dir", ".local")).toAbsolutePath();
+        boolean real = "real".equals(System.getProperty("local.scryfall", "stand-in"));
+        String jvmOptions = System.getProperty("local.jvm-options", "");
+        Files.createDirectories(dir);
+
+        System.out.println("Starting PostgreSQL (data in " + dir.resolve("postgres") + ") ...");
+        EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dir.resolve("postgres"), 0);
+        System.out.println("Starting Kafka ...");
+        Path kafkaDir = dir.resolve("kafka");
+        TestData.deleteTree(kafkaDir);
+        EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start(kafkaDir);
+        ScryfallStandIn standIn = null;
+        if (!real) {
+            System.out.println("Starting the Scryfall stand-in ...");
+            standIn = ScryfallStandIn.start(Integer.getInteger("local.stand-in.port", 0));
+        }
+        Map<String, String> config = ServiceProcess.infrastructure(postgres, kafka, standIn);
+        config.put("card-catalog.data-dir", dir.resolve("data").toString());
+        List<String> options = jvmOptions.isBlank() ? List.of() : List.of(jvmOptions.trim().split("\\s+"));
+
+        System.out.println("Starting card-catalog ...");
+        ServiceProcess service = ServiceProcess.start(port, options, config, null, Duration.ofMinutes(3));
+        ScryfallStandIn finalStandIn = standIn;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            service.close();
+            if (finalStandIn != null) {
+                finalStandIn.close();
+            }
+            closeQuietly(kafka);
+            closeQuietly(postgres);
+        }, "local-run-stop"));
+
+        System.out.println();
+        System.out.println("card-catalog is running at " + service.baseUrl());
+        System.out.println("  Scryfall:   " + (real ? "https://api.scryfall.com (real)" : standIn.baseUrl()
+                + " (the stand-in, serving the bundled sample)"));
+        System.out.println("  PostgreSQL: " + postgres.jdbcUrl() + " (user postgres, password postgres)");
+        System.out.println("  Kafka:      " + kafka.bootstrapServers());
+        System.out.println();
+        System.out.println("Start a refresh:  curl -i -X POST " + service.baseUrl() + "/api/refreshes");
+        System.out.println("Watch it:         curl " + service.baseUrl() + "/api/jobs/<id from the answer>");
+        System.out.println("Stop with Ctrl-C.");
+        System.exit(service.process().waitFor());
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // stopping anyway
+        }
+    }
+}

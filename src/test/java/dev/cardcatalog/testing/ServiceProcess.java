@@ -1,0 +1,182 @@
+package dev.cardcatalog.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The packaged service ({@code target/quarkus-app/quarkus-run.jar}) run as its own process, as in production:
+ * for the local run, the benchmarks, and tests that need several instances or a killed process.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private ServiceProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** The runner jar built by {@code ./mvnw package}. */
+    public static Path runnerJar() {
+        String configured = System.getProperty("app.runner");
+        Path jar = configured != null ? Path.of(configured) : Path.of("target/quarkus-app/quarkus-run.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: build the service first (./mvnw package)");
+        }
+        return jar;
+    }
+
+    /** The configuration that points a service at the embedded servers and the stand-in. */
+    public static Map<String, String> infrastructure(EmbeddedPostgresServer postgres, EmbeddedKafkaBroker kafka,
+            ScryfallStandIn standIn) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
+        config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
+        config.put("quarkus.datasource.username", EmbeddedPostgresServer.USER);
+        config.put("quarkus.datasource.password", EmbeddedPostgresServer.PASSWORD);
+        config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+        if (standIn != null) {
+            config.put("quarkus.rest-client.scryfall.url", standIn.baseUrl());
+            config.put("card-catalog.scryfall.image-base-url-override", standIn.baseUrl());
+        }
+        return config;
+    }
+
+    /**
+     * Starts the service and waits until {@code /q/health/ready} answers 200.
+     *
+     * @param port the HTTP port, 0 for a free one
+     * @param jvmOptions e.g. {@code -Xmx256m}
+     * @param config Quarkus and card-catalog properties, passed as system properties
+     * @param log where the service's output goes; null to inherit this process's
+     */
+    public static ServiceProcess start(int port, List<String> jvmOptions, Map<String, String> config, Path log,
+            Duration readyWithin) {
+        int httpPort = port > 0 ? port : freePort();
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        Map<String, String> all = new LinkedHashMap<>(config);
+        all.put("quarkus.http.port", String.valueOf(httpPort));
+        all.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.add("-jar");
+        command.add(runnerJar().toString());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        if (log == null) {
+            builder.inheritIO();
+        } else {
+            builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        }
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the service", e);
+        }
+        ServiceProcess service = new ServiceProcess(process, httpPort, log);
+        service.awaitReady(readyWithin);
+        return service;
+    }
+
+    private void awaitReady(Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the service exited with " + process.exitValue()
+                        + (log == null ? "" : "; see " + log));
+            }
+            if (status("/q/health/ready") == 200) {
+                return;
+            }
+            sleep(200);
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("the service was not ready within " + within
+                + (log == null ? "" : "; see " + log));
+    }
+
+    /** The HTTP status of a GET, or -1 when nothing answers. */
+    public int status(String path) {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) URI.create(baseUrl() + path).toURL().openConnection();
+            connection.setConnectTimeout(1000);
+            connection.setReadTimeout(5000);
+            int status = connection.getResponseCode();
+            connection.disconnect();
+            return status;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    public String baseUrl() {
+        return "http://localhost:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    /** Kills the process at once (SIGKILL), as a crash would. */
+    public void kill() {
+        process.destroyForcibly();
+        waitFor();
+    }
+
+    /** Stops the process gracefully (SIGTERM). */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroy();
+            waitFor();
+        }
+    }
+
+    private void waitFor() {
+        try {
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
