@@ -117,6 +117,7 @@ public class ScryfallCalls {
     private Uni<Object> classify(String url, String scope, String callId, Throwable failure, Duration[] lastAsked) {
         URI uri = URI.create(url);
         if (!(failure instanceof HttpStatusFailure answer)) {
+            Log.debugf(failure, "request to %s got no answer", url);
             countRequest(uri, "network");
             return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.NETWORK, 0, null, null,
                     "network error: " + describe(failure), failure));

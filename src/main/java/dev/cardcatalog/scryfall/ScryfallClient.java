@@ -101,7 +101,7 @@ public class ScryfallClient {
     Uni<JsonNode> getJson(String url) {
         return calls.call(url, ScryfallCalls.Lane.API, () -> api.get(url).map(response -> {
             if (response.getStatus() / 100 != 2) {
-                throw new HttpStatusFailure(response.getStatus(), headers(response), response.getEntity());
+                throw new HttpStatusFailure(response.getStatus(), headers(response), errorBody(response));
             }
             try {
                 return json.readTree(response.getEntity());
@@ -180,6 +180,20 @@ public class ScryfallClient {
                 .map(body -> body.length() > 64 * 1024 ? body.getString(0, 64 * 1024) : body.toString())
                 .onFailure().recoverWithItem("")
                 .chain(body -> Uni.createFrom().failure(new HttpStatusFailure(status, headers, body)));
+    }
+
+    /** The body of a non-2xx answer as text (the client leaves it unread); empty when it cannot be read. */
+    private static String errorBody(RestResponse<String> response) {
+        try {
+            Object entity = response.getEntity();
+            if (entity instanceof java.io.InputStream stream) {
+                byte[] bytes = stream.readNBytes(64 * 1024);
+                return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+            }
+            return entity == null ? "" : entity.toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     private static Map<String, List<String>> headers(RestResponse<String> response) {
