@@ -1,6 +1,7 @@
 package dev.cardcatalog.catalog;
 
 import dev.cardcatalog.platform.Progress;
+import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.BulkDataItem;
 import dev.cardcatalog.scryfall.ScryfallClient;
 import dev.cardcatalog.scryfall.ScryfallSet;
@@ -112,7 +113,7 @@ public class CatalogRefresh {
             progress.count("retired", counts.retired);
             versions.record(version, languageKey, clock.instant(), counts.asMap());
         } catch (SQLException e) {
-            throw new IllegalStateException("the catalog could not be written: " + e.getMessage(), e);
+            throw new TransientFailure("the catalog could not be written: " + e.getMessage(), e);
         }
         metrics.counter("catalog.cards.upserted", "kind", "inserted").increment(counts.inserted);
         metrics.counter("catalog.cards.upserted", "kind", "updated").increment(counts.updated);

@@ -1,6 +1,7 @@
 package dev.cardcatalog.catalog;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cardcatalog.platform.TransientFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,7 +39,7 @@ public class CatalogVersions {
                 return rows.next();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("could not read catalog versions", e);
+            throw new TransientFailure("could not read catalog versions: " + e.getMessage(), e);
         }
     }
 
@@ -50,7 +51,7 @@ public class CatalogVersions {
                 ResultSet rows = select.executeQuery()) {
             return rows.next() ? Optional.of(rows.getString(1)) : Optional.empty();
         } catch (SQLException e) {
-            throw new IllegalStateException("could not read catalog versions", e);
+            throw new TransientFailure("could not read catalog versions: " + e.getMessage(), e);
         }
     }
 

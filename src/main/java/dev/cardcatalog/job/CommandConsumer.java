@@ -51,7 +51,10 @@ public class CommandConsumer {
                 : UUID.nameUUIDFromBytes(source.getBytes(StandardCharsets.UTF_8));
         JobLedger.Registration registration;
         try {
-            registration = register(jobId, command, retryCount, source);
+            registration = register(jobId, command, retryCount, source, CarriedHeader.from(record.getHeaders()));
+        } catch (InvalidCommandException e) {
+            Log.warnf("command %s sent to the dead-letter topic: %s", source, e.getMessage());
+            return message.nack(e);
         } catch (JobLedger.LedgerException e) {
             Log.errorf("command %s could not be registered: %s", source, e.getMessage());
             return message.nack(new InvalidCommandException("could not be registered: the job ledger failed"));
@@ -70,11 +73,12 @@ public class CommandConsumer {
     }
 
     /** Registers, trying again for about half a minute while the database is unavailable. */
-    private JobLedger.Registration register(UUID jobId, Command command, int retryCount, String source) {
+    private JobLedger.Registration register(UUID jobId, Command command, int retryCount, String source,
+            java.util.List<CarriedHeader> headers) {
         long wait = 500;
         for (int attempt = 1; ; attempt++) {
             try {
-                return ledger.register(jobId, command, retryCount, source);
+                return ledger.register(jobId, command, retryCount, source, headers);
             } catch (JobLedger.LedgerException e) {
                 if (attempt == LEDGER_ATTEMPTS) {
                     throw e;

@@ -3,6 +3,7 @@ package dev.cardcatalog.job;
 import dev.cardcatalog.catalog.BulkFileIntegrityException;
 import dev.cardcatalog.catalog.CatalogConfigurationException;
 import dev.cardcatalog.catalog.NoValidRecordsException;
+import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.ScryfallException;
 
 /** The reason a run failed, in words an operator reads on the job: no class names, no stack traces. */
@@ -23,7 +24,8 @@ final class FailureReasons {
     static boolean isUnexpected(Throwable failure) {
         return !(failure instanceof ScryfallException || failure instanceof BulkFileIntegrityException
                 || failure instanceof NoValidRecordsException || failure instanceof CatalogConfigurationException
-                || failure instanceof UnsupportedOperationException);
+                || failure instanceof UnsupportedOperationException || failure instanceof TransientFailure
+                || failure instanceof JobLedger.LedgerException);
     }
 
     private static String truncate(String text) {

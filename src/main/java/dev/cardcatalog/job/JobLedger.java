@@ -1,16 +1,22 @@
 package dev.cardcatalog.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cardcatalog.platform.InstanceId;
+import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -25,10 +31,19 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class JobLedger {
 
+    private static final TypeReference<List<CarriedHeader>> HEADERS = new TypeReference<>() {
+    };
+
     /** A job row. */
     public record JobRecord(UUID id, JobKind kind, JobTrigger trigger, String state, int retryCount,
             int rateLimitStreak, int transientRetries, Instant retryAt, String lastError, String message,
-            String source, Instant createdAt, Instant updatedAt, Instant finishedAt) {
+            String source, Instant createdAt, Instant updatedAt, Instant finishedAt,
+            List<CarriedHeader> carriedHeaders) {
+
+        /** The command that brings this job back. */
+        public Command command() {
+            return Command.of(kind, id, trigger);
+        }
     }
 
     /** A run this instance just started: the job and the run's id and attempt number. */
@@ -48,6 +63,15 @@ public class JobLedger {
         /** The job already ran or runs for this delivery (a redelivery or a second forward): nothing done. */
         record Duplicate(UUID jobId, String state) implements Registration {
         }
+    }
+
+    /** A run's progress as last reported. */
+    public record RunProgress(String stage, long done, long total, Map<String, Long> counts, String version,
+            String languages, Instant progressedAt) {
+    }
+
+    /** A running run and its job's kind and heartbeat, for the takeover sweep. */
+    public record RunningRun(UUID runId, UUID jobId, JobKind kind, Instant heartbeatAt) {
     }
 
     private final DataSource dataSource;
@@ -72,7 +96,7 @@ public class JobLedger {
     public JobRecord createQueued(JobKind kind, JobTrigger trigger, String source) {
         UUID id = UUID.randomUUID();
         return inTransaction(connection -> {
-            if (insertJob(connection, id, kind, trigger, "queued", null, source) == 0) {
+            if (insertJob(connection, id, kind, trigger, "queued", null, source, 0, List.of()) == 0) {
                 UUID inFlight = inFlight(connection, kind).orElse(null);
                 throw new JobInFlightException(kind, inFlight);
             }
@@ -100,24 +124,33 @@ public class JobLedger {
 
     /**
      * Registers a delivered command and, when it is the job's turn, claims it for this instance: the job goes
-     * {@code running} and a new run starts. A command for a job that does not exist creates it; while another job of
-     * the kind is in flight it is recorded as {@code skipped}. A delivery whose retry count does not match the job's
-     * (a redelivery, or a second forward of a delayed command) changes nothing.
+     * {@code running} and a new run starts. A new command (no retry count) for a job the ledger does not know
+     * creates it; while another job of the kind is in flight it is recorded as {@code skipped}. A retried command for
+     * a job the ledger does not know is refused ({@link InvalidCommandException}: the dead-letter topic). A
+     * delivery whose retry count does not match the job's, or for a job not queued or waiting (a redelivery, or a
+     * second forward of a delayed command), changes nothing.
      *
      * @param jobId the command's job id (derived from topic, partition and offset when the command had none)
      * @param retryCount the command's {@code retry-count} header, 0 when absent
+     * @param headers the record's headers this service does not own, kept to carry over on a retry
      */
-    public Registration register(UUID jobId, Command command, int retryCount, String source) {
+    public Registration register(UUID jobId, Command command, int retryCount, String source,
+            List<CarriedHeader> headers) {
         JobKind kind = command.kind();
         return inTransaction(connection -> {
             Optional<JobRecord> existing = lock(connection, jobId);
+            if (existing.isEmpty() && retryCount > 0) {
+                throw new InvalidCommandException("retry-count " + retryCount + " for job " + jobId
+                        + ", which the ledger does not know");
+            }
             if (existing.isEmpty()) {
-                if (insertJob(connection, jobId, kind, command.jobTrigger(), "queued", null, source) == 0) {
+                if (insertJob(connection, jobId, kind, command.jobTrigger(), "queued", null, source, 0,
+                        headers) == 0) {
                     existing = lock(connection, jobId);
                     if (existing.isEmpty()) {
                         UUID inFlight = inFlight(connection, kind).orElse(null);
                         insertJob(connection, jobId, kind, command.jobTrigger(), "skipped",
-                                "already in flight: " + inFlight, source);
+                                "already in flight: " + inFlight, source, 0, headers);
                         return new Registration.Skipped(jobId, inFlight);
                     }
                 } else {
@@ -129,16 +162,20 @@ public class JobLedger {
                     || job.retryCount() != retryCount) {
                 return new Registration.Duplicate(jobId, job.state());
             }
-            return new Registration.Claimed(startRun(connection, job));
+            return new Registration.Claimed(startRun(connection, job, headers));
         });
     }
 
-    private ClaimedRun startRun(Connection connection, JobRecord job) throws SQLException {
+    private ClaimedRun startRun(Connection connection, JobRecord job, List<CarriedHeader> headers)
+            throws SQLException {
         Instant now = clock.instant();
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE job SET state = 'running', retry_at = NULL, updated_at = ? WHERE id = ?")) {
+        try (PreparedStatement update = connection.prepareStatement("""
+                UPDATE job SET state = 'running', retry_at = NULL, updated_at = ?,
+                    carried_headers = coalesce(?::jsonb, carried_headers)
+                WHERE id = ?""")) {
             update.setTimestamp(1, Timestamp.from(now));
-            update.setObject(2, job.id());
+            update.setString(2, headers == null ? null : toJson(headers));
+            update.setObject(3, job.id());
             update.executeUpdate();
         }
         int attempt;
@@ -169,11 +206,6 @@ public class JobLedger {
 
     // ---- progress and outcome ----------------------------------------------------------------------------------
 
-    /** A run's progress as last reported. */
-    public record RunProgress(String stage, long done, long total, Map<String, Long> counts, String version,
-            String languages, Instant progressedAt) {
-    }
-
     /**
      * Writes a run's progress and heartbeat.
      *
@@ -186,8 +218,8 @@ public class JobLedger {
                         heartbeat_at = ?, progressed_at = ?
                     WHERE id = ? AND status = 'running'""")) {
                 update.setString(1, progress.stage());
-                update.setObject(2, progress.done() < 0 ? null : progress.done(), java.sql.Types.BIGINT);
-                update.setObject(3, progress.total() < 0 ? null : progress.total(), java.sql.Types.BIGINT);
+                update.setObject(2, progress.done() < 0 ? null : progress.done(), Types.BIGINT);
+                update.setObject(3, progress.total() < 0 ? null : progress.total(), Types.BIGINT);
                 update.setString(4, toJson(progress.counts()));
                 update.setString(5, progress.version());
                 update.setString(6, progress.languages());
@@ -200,7 +232,7 @@ public class JobLedger {
     }
 
     /**
-     * Closes a run and its job.
+     * Closes a run and its job with the same message.
      *
      * @param runStatus {@code applied}, {@code skipped} or {@code failed}
      * @param jobState {@code succeeded}, {@code skipped} or {@code failed}
@@ -208,17 +240,23 @@ public class JobLedger {
      */
     public boolean finish(ClaimedRun run, String runStatus, String jobState, RunProgress progress, String message,
             String lastError) {
+        return finish(run, runStatus, jobState, progress, message, message, lastError);
+    }
+
+    /** Closes a run and its job, each with a message of its own. */
+    public boolean finish(ClaimedRun run, String runStatus, String jobState, RunProgress progress, String runMessage,
+            String jobMessage, String lastError) {
         return inTransaction(connection -> {
-            if (!closeRun(connection, run.runId(), runStatus, progress, message)) {
+            if (!closeRun(connection, run.runId(), runStatus, progress, runMessage)) {
                 return false;
             }
             Instant now = clock.instant();
             try (PreparedStatement update = connection.prepareStatement("""
                     UPDATE job SET state = ?, message = ?, last_error = coalesce(?, last_error), updated_at = ?,
-                        finished_at = ?
+                        finished_at = ?, retry_at = NULL
                     WHERE id = ?""")) {
                 update.setString(1, jobState);
-                update.setString(2, message);
+                update.setString(2, jobMessage);
                 update.setString(3, lastError);
                 update.setTimestamp(4, Timestamp.from(now));
                 update.setTimestamp(5, Timestamp.from(now));
@@ -229,7 +267,36 @@ public class JobLedger {
         });
     }
 
-    boolean closeRun(Connection connection, UUID runId, String status, RunProgress progress, String message)
+    /**
+     * Closes the run as failed and sets the job {@code waiting} until {@code retryAt} (SERVICE.md §6.4).
+     *
+     * @return false when the run was no longer this instance's: nothing was changed
+     */
+    public boolean scheduleRetry(ClaimedRun run, RunProgress progress, String reason, Instant retryAt,
+            int retryCount, int rateLimitStreak, int transientRetries) {
+        return inTransaction(connection -> {
+            if (!closeRun(connection, run.runId(), "failed", progress, reason)) {
+                return false;
+            }
+            try (PreparedStatement update = connection.prepareStatement("""
+                    UPDATE job SET state = 'waiting', retry_at = ?, retry_count = ?, rate_limit_streak = ?,
+                        transient_retries = ?, last_error = ?, message = ?, updated_at = ?
+                    WHERE id = ?""")) {
+                update.setTimestamp(1, Timestamp.from(retryAt));
+                update.setInt(2, retryCount);
+                update.setInt(3, rateLimitStreak);
+                update.setInt(4, transientRetries);
+                update.setString(5, reason);
+                update.setString(6, "queued to retry at " + retryAt + "; the last run failed: " + reason);
+                update.setTimestamp(7, Timestamp.from(clock.instant()));
+                update.setObject(8, run.job().id());
+                update.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    private boolean closeRun(Connection connection, UUID runId, String status, RunProgress progress, String message)
             throws SQLException {
         Instant now = clock.instant();
         try (PreparedStatement update = connection.prepareStatement("""
@@ -238,23 +305,153 @@ public class JobLedger {
                     total = CASE WHEN ? THEN ? ELSE total END, counts = coalesce(?::jsonb, counts),
                     version = coalesce(?, version), languages = coalesce(?, languages)
                 WHERE id = ? AND status = 'running'""")) {
+            boolean reported = progress != null;
             update.setString(1, status);
             update.setString(2, message);
             update.setTimestamp(3, Timestamp.from(now));
             update.setTimestamp(4, Timestamp.from(now));
-            boolean reported = progress != null;
             update.setBoolean(5, reported);
             update.setString(6, reported ? progress.stage() : null);
             update.setBoolean(7, reported);
-            update.setObject(8, reported && progress.done() >= 0 ? progress.done() : null, java.sql.Types.BIGINT);
+            update.setObject(8, reported && progress.done() >= 0 ? progress.done() : null, Types.BIGINT);
             update.setBoolean(9, reported);
-            update.setObject(10, reported && progress.total() >= 0 ? progress.total() : null, java.sql.Types.BIGINT);
+            update.setObject(10, reported && progress.total() >= 0 ? progress.total() : null, Types.BIGINT);
             update.setString(11, reported ? toJson(progress.counts()) : null);
             update.setString(12, reported ? progress.version() : null);
             update.setString(13, reported ? progress.languages() : null);
             update.setObject(14, runId);
             return update.executeUpdate() == 1;
         }
+    }
+
+    // ---- takeover and overdue retries ----------------------------------------------------------------------------
+
+    /** Running runs whose heartbeat is older than {@code before}. */
+    public List<RunningRun> runningSince(Instant before) {
+        return inTransaction(connection -> {
+            List<RunningRun> runs = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement("""
+                    SELECT r.id, r.job_id, j.kind, r.heartbeat_at FROM job_run r JOIN job j ON j.id = r.job_id
+                    WHERE r.status = 'running' AND r.heartbeat_at < ?""")) {
+                select.setTimestamp(1, Timestamp.from(before));
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        runs.add(new RunningRun(rows.getObject(1, UUID.class), rows.getObject(2, UUID.class),
+                                JobKind.fromWire(rows.getString(3)).orElseThrow(), instant(rows, "heartbeat_at")));
+                    }
+                }
+            }
+            return runs;
+        });
+    }
+
+    /**
+     * Takes over a run whose heartbeat is older than {@code staleBefore}: closes it {@code interrupted} and starts a
+     * new run of its job for this instance. The update is conditional, so only one instance wins a given run.
+     *
+     * @return the new run, or empty when the run was no longer stale or another instance took it
+     */
+    public Optional<ClaimedRun> takeOver(UUID runId, Instant staleBefore) {
+        return inTransaction(connection -> {
+            UUID jobId;
+            Instant heartbeat;
+            try (PreparedStatement update = connection.prepareStatement("""
+                    UPDATE job_run SET status = 'interrupted', finished_at = ?, message = ?
+                    WHERE id = ? AND status = 'running' AND heartbeat_at < ?
+                    RETURNING job_id, heartbeat_at""")) {
+                update.setTimestamp(1, Timestamp.from(clock.instant()));
+                update.setString(2, "interrupted: its heartbeat stopped; taken over by " + instance.value());
+                update.setObject(3, runId);
+                update.setTimestamp(4, Timestamp.from(staleBefore));
+                try (ResultSet rows = update.executeQuery()) {
+                    if (!rows.next()) {
+                        return Optional.<ClaimedRun>empty();
+                    }
+                    jobId = rows.getObject(1, UUID.class);
+                    heartbeat = instant(rows, "heartbeat_at");
+                }
+            }
+            Optional<JobRecord> job = lock(connection, jobId);
+            if (job.isEmpty() || !job.get().state().equals("running")) {
+                return Optional.<ClaimedRun>empty();
+            }
+            ClaimedRun run = startRun(connection, job.get(), null);
+            Log.infof("took over %s job %s: run %d had no heartbeat since %s", job.get().kind().wire(), jobId,
+                    run.attempt() - 1, heartbeat);
+            return Optional.of(run);
+        });
+    }
+
+    /** Waiting jobs whose retry time is before {@code before}. */
+    public List<JobRecord> waitingSince(Instant before) {
+        return inTransaction(connection -> {
+            List<JobRecord> jobs = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT * FROM job WHERE state = 'waiting' AND retry_at < ?")) {
+                select.setTimestamp(1, Timestamp.from(before));
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        jobs.add(job(rows));
+                    }
+                }
+            }
+            return jobs;
+        });
+    }
+
+    /** Moves a waiting job's retry time (after its command was sent again). */
+    public void postponeRetry(UUID jobId, Instant retryAt) {
+        inTransaction(connection -> {
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE job SET retry_at = ?, updated_at = ? WHERE id = ? AND state = 'waiting'")) {
+                update.setTimestamp(1, Timestamp.from(retryAt));
+                update.setTimestamp(2, Timestamp.from(clock.instant()));
+                update.setObject(3, jobId);
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    // ---- operator actions --------------------------------------------------------------------------------------
+
+    /**
+     * Queues a waiting job to run now instead of at its retry time (the operator's "run now").
+     *
+     * @return the job as it was before (waiting, with its retry time), or empty when it is not waiting
+     */
+    public Optional<JobRecord> queueNow(UUID jobId) {
+        return inTransaction(connection -> {
+            Optional<JobRecord> before = lock(connection, jobId);
+            if (before.isEmpty() || !before.get().state().equals("waiting")) {
+                return Optional.<JobRecord>empty();
+            }
+            try (PreparedStatement update = connection.prepareStatement("""
+                    UPDATE job SET state = 'queued', retry_at = NULL, message = 'queued to run now by an operator',
+                        updated_at = ?
+                    WHERE id = ?""")) {
+                update.setTimestamp(1, Timestamp.from(clock.instant()));
+                update.setObject(2, jobId);
+                update.executeUpdate();
+            }
+            return before;
+        });
+    }
+
+    /** Puts a job queued by {@link #queueNow} back to waiting, when its command could not be sent. */
+    public void backToWaiting(JobRecord before) {
+        inTransaction(connection -> {
+            try (PreparedStatement update = connection.prepareStatement("""
+                    UPDATE job SET state = 'waiting', retry_at = ?, message = ?, updated_at = ?
+                    WHERE id = ? AND state = 'queued'""")) {
+                update.setTimestamp(1, Timestamp.from(before.retryAt()));
+                update.setString(2, before.message());
+                update.setTimestamp(3, Timestamp.from(clock.instant()));
+                update.setObject(4, before.id());
+                update.executeUpdate();
+            }
+            return null;
+        });
     }
 
     // ---- reading -----------------------------------------------------------------------------------------------
@@ -295,14 +492,22 @@ public class JobLedger {
         }
     }
 
-    static JobRecord job(ResultSet rows) throws SQLException {
+    /** Maps a {@code job} row. */
+    JobRecord job(ResultSet rows) throws SQLException {
+        List<CarriedHeader> headers;
+        try {
+            String text = rows.getString("carried_headers");
+            headers = text == null ? List.of() : json.readValue(text, HEADERS);
+        } catch (IOException e) {
+            headers = List.of();
+        }
         return new JobRecord(rows.getObject("id", UUID.class),
                 JobKind.fromWire(rows.getString("kind")).orElseThrow(),
                 JobTrigger.fromWire(rows.getString("trigger")).orElseThrow(),
                 rows.getString("state"), rows.getInt("retry_count"), rows.getInt("rate_limit_streak"),
                 rows.getInt("transient_retries"), instant(rows, "retry_at"), rows.getString("last_error"),
                 rows.getString("message"), rows.getString("source"), instant(rows, "created_at"),
-                instant(rows, "updated_at"), instant(rows, "finished_at"));
+                instant(rows, "updated_at"), instant(rows, "finished_at"), headers);
     }
 
     static Instant instant(ResultSet rows, String column) throws SQLException {
@@ -311,13 +516,13 @@ public class JobLedger {
     }
 
     private int insertJob(Connection connection, UUID id, JobKind kind, JobTrigger trigger, String state,
-            String message, String source) throws SQLException {
+            String message, String source, int retryCount, List<CarriedHeader> headers) throws SQLException {
         Instant now = clock.instant();
         boolean finished = !state.equals("queued");
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO job (id, kind, trigger, state, message, source, command, created_at, updated_at,
-                                 finished_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
+                                 finished_at, retry_count, carried_headers)
+                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)
                 ON CONFLICT DO NOTHING""")) {
             insert.setObject(1, id);
             insert.setString(2, kind.wire());
@@ -325,10 +530,12 @@ public class JobLedger {
             insert.setString(4, state);
             insert.setString(5, message);
             insert.setString(6, source);
-            insert.setString(7, toJson(new Command(kind.wire(), id, trigger.wire())));
+            insert.setString(7, toJson(Command.of(kind, id, trigger)));
             insert.setTimestamp(8, Timestamp.from(now));
             insert.setTimestamp(9, Timestamp.from(now));
             insert.setTimestamp(10, finished ? Timestamp.from(now) : null);
+            insert.setInt(11, retryCount);
+            insert.setString(12, toJson(headers == null ? List.of() : headers));
             return insert.executeUpdate();
         }
     }

@@ -26,12 +26,14 @@ public class JobQueries {
     };
 
     private final DataSource dataSource;
+    private final JobLedger ledger;
     private final JobConfig config;
     private final Clock clock;
     private final ObjectMapper json;
 
-    public JobQueries(DataSource dataSource, JobConfig config, Clock clock, ObjectMapper json) {
+    public JobQueries(DataSource dataSource, JobLedger ledger, JobConfig config, Clock clock, ObjectMapper json) {
         this.dataSource = dataSource;
+        this.ledger = ledger;
         this.config = config;
         this.clock = clock;
         this.json = json;
@@ -45,7 +47,7 @@ public class JobQueries {
                 if (!rows.next()) {
                     return Optional.empty();
                 }
-                JobLedger.JobRecord job = JobLedger.job(rows);
+                JobLedger.JobRecord job = ledger.job(rows);
                 return Optional.of(view(job, runs(connection, id, Integer.MAX_VALUE)));
             }
         } catch (SQLException e) {
@@ -88,7 +90,7 @@ public class JobQueries {
                 select.setLong(parameters.size() + 2, (long) (page - 1) * size);
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        JobLedger.JobRecord job = JobLedger.job(rows);
+                        JobLedger.JobRecord job = ledger.job(rows);
                         items.add(view(job, runs(connection, job.id(), 5)));
                     }
                 }

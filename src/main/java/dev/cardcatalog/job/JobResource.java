@@ -5,15 +5,17 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.Set;
 import java.util.UUID;
 
-/** Jobs and their runs (SERVICE.md §6.6): {@code GET /api/jobs} and {@code GET /api/jobs/{id}}. */
+/** Jobs and their runs, and the operator's actions on them (SERVICE.md §6.6). */
 @Path("/api/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
@@ -21,9 +23,25 @@ public class JobResource {
     private static final Set<String> STATES = Set.of("queued", "running", "waiting", "succeeded", "skipped", "failed");
 
     private final JobQueries queries;
+    private final JobSubmission submission;
 
-    public JobResource(JobQueries queries) {
+    public JobResource(JobQueries queries, JobSubmission submission) {
         this.queries = queries;
+        this.submission = submission;
+    }
+
+    /** A waiting job runs now instead of at its retry time: 202; 409 if not waiting or Scryfall asked for quiet. */
+    @POST
+    @Path("{id}/run-now")
+    public Response runNow(@PathParam("id") String id) {
+        return submission.runNow(uuid("id", id));
+    }
+
+    /** A failed job is queued again as a new job: 202 with the new job; 409 if not failed or one is in flight. */
+    @POST
+    @Path("{id}/retry")
+    public Response retry(@PathParam("id") String id) {
+        return submission.retry(uuid("id", id));
     }
 
     /** A job with all its runs, newest first. 404 when there is no such job. */

@@ -5,7 +5,13 @@ import dev.cardcatalog.platform.ProblemMappers;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
+import dev.cardcatalog.platform.ProblemException;
+import dev.cardcatalog.scryfall.QuietWindow;
 import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Accepting work from an operator (SERVICE.md §6.3): create the job {@code queued}, publish its command and wait
@@ -20,19 +26,76 @@ public class JobSubmission {
     private final CommandPublisher publisher;
     private final JobQueries queries;
     private final JobConfig config;
+    private final QuietWindow quietWindow;
 
-    public JobSubmission(JobLedger ledger, CommandPublisher publisher, JobQueries queries, JobConfig config) {
+    public JobSubmission(JobLedger ledger, CommandPublisher publisher, JobQueries queries, JobConfig config,
+            QuietWindow quietWindow) {
         this.ledger = ledger;
         this.publisher = publisher;
         this.queries = queries;
         this.config = config;
+        this.quietWindow = quietWindow;
     }
 
     Response submit(JobKind kind, JobRequest request) {
         JobTrigger trigger = request == null ? JobTrigger.MANUAL : request.jobTrigger();
+        return create(kind, trigger, "api");
+    }
+
+    /**
+     * {@code POST /api/jobs/{id}/run-now} (SERVICE.md §6.6): a waiting job runs now instead of at its retry time.
+     * 409 when the job is not waiting, or while Scryfall's quiet window is open (with the time it closes).
+     */
+    Response runNow(UUID jobId) {
+        JobLedger.JobRecord job = ledger.find(jobId)
+                .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
+        if (!job.state().equals("waiting")) {
+            return conflict("not-waiting", "Job not waiting", "Job " + jobId + " is " + job.state()
+                    + "; only a waiting job can run now.", jobId);
+        }
+        Optional<Instant> closes = quietWindow.closesAt().await().atMost(Duration.ofSeconds(10));
+        if (closes.isPresent()) {
+            return ProblemMappers.respond(Problem.of("quiet-window-open", "Scryfall asked for quiet", 409,
+                    "Scryfall asked this service to wait until " + closes.get() + "; the job cannot run sooner.")
+                    .with("job_id", jobId)
+                    .with("quiet_until", closes.get().toString()));
+        }
+        Optional<JobLedger.JobRecord> before = ledger.queueNow(jobId);
+        if (before.isEmpty()) {
+            return conflict("not-waiting", "Job not waiting", "Job " + jobId + " is no longer waiting.", jobId);
+        }
+        try {
+            publisher.publish(job.command(), job.retryCount(), job.carriedHeaders())
+                    .await().atMost(config.publishTimeout());
+        } catch (RuntimeException e) {
+            ledger.backToWaiting(before.get());
+            Log.errorf("job %s could not be queued to run now: %s", jobId, e.getMessage());
+            return ProblemMappers.respond(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
+                    "The command could not be handed to Kafka; the job still waits for its retry.")
+                    .with("job_id", jobId));
+        }
+        Log.infof("%s job %s queued to run now by an operator", job.kind().wire(), jobId);
+        return Response.accepted(queries.view(jobId).orElseThrow()).location(URI.create("/api/jobs/" + jobId)).build();
+    }
+
+    /**
+     * {@code POST /api/jobs/{id}/retry} (SERVICE.md §6.6): a failed job is queued again as a new job, with the same
+     * kind and trigger. 409 when the job did not fail, or while a job of the kind is in flight.
+     */
+    Response retry(UUID jobId) {
+        JobLedger.JobRecord job = ledger.find(jobId)
+                .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
+        if (!job.state().equals("failed")) {
+            return conflict("not-failed", "Job not failed", "Job " + jobId + " is " + job.state()
+                    + "; only a failed job can be retried.", jobId);
+        }
+        return create(job.kind(), job.trigger(), "retry of " + jobId);
+    }
+
+    private Response create(JobKind kind, JobTrigger trigger, String source) {
         JobLedger.JobRecord job;
         try {
-            job = ledger.createQueued(kind, trigger, "api");
+            job = ledger.createQueued(kind, trigger, source);
         } catch (JobInFlightException e) {
             return ProblemMappers.respond(Problem.of("job-in-flight", "Job in flight", 409,
                     "A " + kind.wire() + " job is already in flight: " + e.inFlight() + ". One runs at a time.")
@@ -40,7 +103,8 @@ public class JobSubmission {
                     .with("job", "/api/jobs/" + e.inFlight()));
         }
         try {
-            publisher.publish(Command.of(kind, job.id(), trigger), 0).await().atMost(config.publishTimeout());
+            publisher.publish(Command.of(kind, job.id(), trigger), 0, java.util.List.of())
+                    .await().atMost(config.publishTimeout());
         } catch (RuntimeException e) {
             String reason = "the command could not be published to Kafka: " + e.getMessage();
             Log.errorf("%s job %s failed: %s", kind.wire(), job.id(), reason);
@@ -49,8 +113,12 @@ public class JobSubmission {
                     "The job could not be handed to Kafka; it was recorded as failed. Try again later.")
                     .with("job_id", job.id()));
         }
-        Log.infof("%s job %s queued (%s)", kind.wire(), job.id(), trigger.wire());
+        Log.infof("%s job %s queued (%s, %s)", kind.wire(), job.id(), trigger.wire(), source);
         JobView view = queries.view(job.id()).orElseThrow();
         return Response.accepted(view).location(URI.create("/api/jobs/" + job.id())).build();
+    }
+
+    private static Response conflict(String slug, String title, String detail, UUID jobId) {
+        return ProblemMappers.respond(Problem.of(slug, title, 409, detail).with("job_id", jobId));
     }
 }

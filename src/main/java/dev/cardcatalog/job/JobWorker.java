@@ -2,6 +2,7 @@ package dev.cardcatalog.job;
 
 import dev.cardcatalog.catalog.CatalogRefresh;
 import dev.cardcatalog.platform.RunCancelledException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,17 +27,24 @@ public class JobWorker {
     private final JobLedger ledger;
     private final CatalogRefresh refresh;
     private final EventPublisher events;
+    private final CommandPublisher publisher;
+    private final RateLimitRetry policy;
     private final JobConfig config;
     private final Clock clock;
+    private final MeterRegistry metrics;
     private final ExecutorService workers;
     private final ScheduledExecutorService heartbeats;
 
-    public JobWorker(JobLedger ledger, CatalogRefresh refresh, EventPublisher events, JobConfig config, Clock clock) {
+    public JobWorker(JobLedger ledger, CatalogRefresh refresh, EventPublisher events, CommandPublisher publisher,
+            RetryConfig retryConfig, JobConfig config, Clock clock, MeterRegistry metrics) {
         this.ledger = ledger;
         this.refresh = refresh;
         this.events = events;
+        this.publisher = publisher;
+        this.policy = new RateLimitRetry(retryConfig);
         this.config = config;
         this.clock = clock;
+        this.metrics = metrics;
         this.workers = Executors.newCachedThreadPool(named("card-catalog-job"));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(named("card-catalog-heartbeat"));
     }
@@ -79,14 +87,20 @@ public class JobWorker {
         JobLedger.JobRecord job = run.job();
         if (outcome.applied()) {
             if (ledger.finish(run, "applied", "succeeded", reporter.snapshot(), outcome.message(), null)) {
+                metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", "succeeded").increment();
                 Log.infof("refresh job %s applied %s: %s", job.id(), outcome.version(), outcome.counts().asMap());
                 events.catalogRefreshed(job.id(), outcome.version(), outcome.counts().asMap());
             }
         } else if (ledger.finish(run, "skipped", "skipped", reporter.snapshot(), outcome.message(), null)) {
+            metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", "skipped").increment();
             Log.infof("refresh job %s skipped: %s", job.id(), outcome.message());
         }
     }
 
+    /**
+     * A failed run: the retry policy decides whether the job waits for a retry (the run closed {@code failed}, the
+     * job {@code waiting}, the command on the delayed topic) or fails.
+     */
     private void fail(JobLedger.ClaimedRun run, RunReporter reporter, Throwable failure) {
         JobLedger.JobRecord job = run.job();
         String reason = FailureReasons.describe(failure);
@@ -96,11 +110,43 @@ public class JobWorker {
             Log.warnf("%s job %s run %d failed: %s", job.kind().wire(), job.id(), run.attempt(), reason);
         }
         try {
-            if (ledger.finish(run, "failed", "failed", reporter.snapshot(), reason, reason)) {
-                events.jobFailed(job.id(), job.kind(), reason);
+            RateLimitRetry.Decision decision = policy.decide(failure, reason, job.retryCount(),
+                    job.rateLimitStreak(), job.transientRetries(), reporter.progressedSinceStart(), clock.instant());
+            if (decision instanceof RateLimitRetry.Decision.Retry retry) {
+                scheduleRetry(run, reporter, retry, RateLimitRetry.classify(failure));
+            } else {
+                String finalReason = ((RateLimitRetry.Decision.Fail) decision).reason();
+                if (ledger.finish(run, "failed", "failed", reporter.snapshot(), reason, finalReason, finalReason)) {
+                    metrics.counter("jobs.outcomes", "kind", job.kind().wire(), "outcome", "failed").increment();
+                    Log.warnf("%s job %s failed: %s", job.kind().wire(), job.id(), finalReason);
+                    events.jobFailed(job.id(), job.kind(), finalReason);
+                }
             }
         } catch (RuntimeException e) {
             Log.errorf(e, "could not record the failure of %s job %s", job.kind().wire(), job.id());
+        }
+    }
+
+    private void scheduleRetry(JobLedger.ClaimedRun run, RunReporter reporter, RateLimitRetry.Decision.Retry retry,
+            RateLimitRetry.Kind kind) {
+        JobLedger.JobRecord job = run.job();
+        int retryCount = job.retryCount() + 1;
+        if (!ledger.scheduleRetry(run, reporter.snapshot(), retry.reason(), retry.notBefore(), retryCount,
+                retry.rateLimitStreak(), retry.transientRetries())) {
+            return;
+        }
+        metrics.counter("jobs.retries.scheduled", "kind", job.kind().wire(),
+                "reason", kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).increment();
+        try {
+            publisher.publishDelayed(job.command(), retryCount, retry.notBefore(), retry.retryAfterAsked(),
+                    retry.reason(), job.carriedHeaders()).await().atMost(config.publishTimeout());
+            Log.infof("%s job %s scheduled for retry %d at %s: %s", job.kind().wire(), job.id(), retryCount,
+                    retry.notBefore(), retry.reason());
+        } catch (RuntimeException e) {
+            // the job stays waiting; the sweep sends its command once it is overdue
+            Log.errorf("%s job %s waits for retry %d at %s, but its delayed command could not be published (%s); "
+                    + "it will be sent when overdue", job.kind().wire(), job.id(), retryCount, retry.notBefore(),
+                    e.getMessage());
         }
     }
 

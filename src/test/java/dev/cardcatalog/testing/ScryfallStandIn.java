@@ -145,6 +145,8 @@ public final class ScryfallStandIn implements AutoCloseable {
     private volatile BulkShape shape = BulkShape.CURRENT;
     private volatile int setsPageSize = 250;
     private volatile long sizeError;
+    private volatile boolean rotateVersions;
+    private int rotation;
     private final Map<String, BulkFile> bulkFiles = new LinkedHashMap<>();
 
     private ScryfallStandIn(int port) {
@@ -196,7 +198,16 @@ public final class ScryfallStandIn implements AutoCloseable {
         shape = BulkShape.CURRENT;
         setsPageSize = 250;
         sizeError = 0;
+        rotateVersions = false;
         restoreBulkFiles();
+    }
+
+    /**
+     * Publishes the default_cards file under a new version at every {@code /bulk-data} request (same cards), so
+     * every refresh downloads a file: a refresh that makes progress each time.
+     */
+    public synchronized void rotateVersions() {
+        rotateVersions = true;
     }
 
     /** Publishes every bulk file's size off by {@code bytes} (to test the download's size check). */
@@ -391,6 +402,13 @@ public final class ScryfallStandIn implements AutoCloseable {
     }
 
     private synchronized ObjectNode bulkDataList() {
+        if (rotateVersions) {
+            BulkFile current = bulkFiles.get("default_cards");
+            rotation++;
+            bulkFiles.put("default_cards", new BulkFile(current.type(),
+                    String.format("default-cards-20261008%06d", rotation), current.jsonlGz(), current.legacyGz(),
+                    current.legacySize()));
+        }
         ObjectNode list = JSON.createObjectNode();
         list.put("object", "list");
         list.put("has_more", false);
