@@ -74,6 +74,7 @@ public class BulkFileDownloader {
             download(item, part, progress);
             check(item, part);
             Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            progress.progressed(); // a file downloaded is work a retry need not do again
         } catch (IOException e) {
             deleteQuietly(part);
             throw new UncheckedIOException("could not write " + part, e);

@@ -95,7 +95,6 @@ public class CatalogRefresh {
         }
 
         Path file = downloader.fetch(item, progress);
-        progress.progressed();
 
         progress.stage("sets", -1);
         RefreshCounts counts = new RefreshCounts();

@@ -1,0 +1,87 @@
+package dev.cardcatalog.job;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.hasItem;
+
+import dev.cardcatalog.testing.CardCatalogTestResource;
+import dev.cardcatalog.testing.Jobs;
+import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.ScryfallStandIn.Fault;
+import dev.cardcatalog.testing.ShortRetryProfile;
+import dev.cardcatalog.testing.TestData;
+import dev.cardcatalog.testing.TestKafka;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The retry policy's bounds on the real broker, with its durations shortened by configuration. */
+@QuarkusTest
+@TestProfile(ShortRetryProfile.class)
+@WithTestResource(CardCatalogTestResource.class)
+class RetryPolicyFlowTest {
+
+    private final ScryfallStandIn standIn = ScryfallStandIn.shared();
+
+    @BeforeEach
+    void reset() {
+        TestData.reset();
+    }
+
+    @Test
+    void aRateLimitWithoutRetryAfterComesBackAfterTheMinimumDelay() {
+        standIn.enqueue("/bulk-data", Fault.status(429), Fault.status(429), Fault.status(429));
+
+        String jobId = Jobs.postRefresh("manual");
+        JsonPath done = Jobs.awaitFinished(jobId);
+
+        assertThat(done.getString("state")).isEqualTo("succeeded");
+        assertThat(done.getList("runs")).hasSize(2);
+        Instant failedAt = Instant.parse(done.getString("runs[1].finished_at"));
+        Instant retriedAt = Instant.parse(done.getString("runs[0].started_at"));
+        assertThat(Duration.between(failedAt, retriedAt)).isGreaterThanOrEqualTo(Duration.ofMillis(1950));
+        var delayed = TestKafka.readAll("card-catalog.commands.delayed", Duration.ofSeconds(3)).stream()
+                .filter(r -> new String(r.value(), StandardCharsets.UTF_8).contains(jobId)).toList();
+        assertThat(delayed).hasSize(1);
+        assertThat(delayed.get(0).headers().headers("retry-after-asked")).isEmpty();
+    }
+
+    @Test
+    void theFourthRateLimitInARowWithoutProgressFailsTheJob() {
+        for (int i = 0; i < 4; i++) {
+            standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "2"));
+        }
+
+        String jobId = Jobs.postRefresh("manual");
+        JsonPath failed = Jobs.awaitFinished(jobId);
+
+        assertThat(failed.getString("state")).isEqualTo("failed");
+        assertThat(failed.getString("message")).startsWith("rate limited 4 times in a row without progress");
+        assertThat(failed.getList("runs")).hasSize(4);
+        assertThat(failed.getInt("retry_count")).isEqualTo(3);
+        given().queryParam("state", "failed").queryParam("kind", "refresh").get("/api/jobs").then().statusCode(200)
+                .body("items.id", hasItem(jobId));
+    }
+
+    @Test
+    void rateLimitsSeparatedByProgressKeepGoing() {
+        standIn.rotateVersions(); // every run downloads a new file: progress
+        for (int i = 0; i < 5; i++) {
+            standIn.enqueue("/sets", Fault.status(429).header("Retry-After", "2"));
+        }
+
+        String jobId = Jobs.postRefresh("manual");
+        JsonPath done = Jobs.awaitState(jobId, Duration.ofSeconds(90), Jobs.FINISHED);
+
+        assertThat(done.getString("state")).isEqualTo("succeeded");
+        assertThat(done.getList("runs")).hasSize(6);
+        assertThat(done.getInt("retry_count")).isEqualTo(5);
+        assertThat(standIn.requests("/file/")).hasSize(6);
+    }
+}
