@@ -24,7 +24,9 @@ public final class TestDatabase {
 
     /** Empties every table the service writes (the schema stays). */
     public static void clear() {
-        execute("TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window");
+        // before the service's first start the schema may not exist yet
+        execute("DO $$ BEGIN IF to_regclass('public.job') IS NOT NULL THEN "
+                + "TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window; END IF; END $$");
     }
 
     public static void execute(String sql, Object... parameters) {

@@ -1,0 +1,52 @@
+package dev.cardcatalog.it;
+
+import dev.cardcatalog.testing.EmbeddedKafkaBroker;
+import dev.cardcatalog.testing.EmbeddedPostgresServer;
+import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.ServiceProcess;
+import dev.cardcatalog.testing.TestData;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Instances of the packaged service, each its own process, against this JVM's embedded PostgreSQL and Kafka broker
+ * and the stand-in: for behaviour that needs several replicas or a killed process.
+ */
+final class Instances implements AutoCloseable {
+
+    private final List<ServiceProcess> started = new ArrayList<>();
+    private final Path root = Path.of("target/it-instances");
+
+    Instances() {
+        TestData.reset();
+        TestData.deleteTree(root);
+        try {
+            Files.createDirectories(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Starts an instance named {@code name} with these properties on top of the infrastructure's. */
+    ServiceProcess start(String name, Map<String, String> overrides) {
+        Map<String, String> config = ServiceProcess.infrastructure(EmbeddedPostgresServer.shared(),
+                EmbeddedKafkaBroker.shared(), ScryfallStandIn.shared());
+        config.put("card-catalog.data-dir", root.resolve(name).toAbsolutePath().toString());
+        config.putAll(overrides);
+        ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx256m"), config,
+                root.resolve(name + ".log"), Duration.ofMinutes(2));
+        started.add(service);
+        return service;
+    }
+
+    @Override
+    public void close() {
+        started.forEach(ServiceProcess::close);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.cardcatalog.it;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.ScryfallStandIn.Fault;
+import dev.cardcatalog.testing.ServiceProcess;
+import dev.cardcatalog.testing.TestDatabase;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A process killed in the middle of a refresh, with a second instance running: the second instance sees the run's
+ * heartbeat go stale, takes the job over and applies it; nothing is lost and the two runs never overlap.
+ */
+class TakeoverIT {
+
+    private static final Map<String, String> FAST_TAKEOVER = Map.of(
+            "card-catalog.jobs.refresh-stale-after", "5s",
+            "card-catalog.jobs.sweep-interval", "1s",
+            "card-catalog.jobs.progress-interval", "500ms");
+
+    @Test
+    void aRefreshWhoseProcessIsKilledIsTakenOverAndApplies() {
+        ScryfallStandIn standIn = ScryfallStandIn.shared();
+        try (Instances instances = new Instances()) {
+            ServiceProcess a = instances.start("a", FAST_TAKEOVER);
+            ServiceProcess b = instances.start("b", FAST_TAKEOVER);
+            // the first download crawls (8 KB every 250 ms), so the refresh is mid-way when its process dies
+            standIn.enqueue("/file/", Fault.slowBody(8 * 1024, Duration.ofMillis(250)));
+
+            String jobId = given().baseUri(a.baseUrl()).contentType("application/json").body("{}")
+                    .post("/api/refreshes").then().statusCode(202).extract().jsonPath().getString("id");
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                JsonPath job = job(a, jobId);
+                Object done = job.get("runs[0].done");
+                return "download".equals(job.getString("runs[0].stage")) && done != null
+                        && ((Number) done).longValue() > 0;
+            });
+            String owner = job(a, jobId).getString("runs[0].owner");
+            ServiceProcess victim = owner.startsWith(a.pid() + "@") ? a : b;
+            ServiceProcess survivor = victim == a ? b : a;
+            Instant killedAt = Instant.now();
+            victim.kill();
+
+            JsonPath done = awaitFinished(survivor, jobId, Duration.ofSeconds(90));
+
+            assertThat(done.getString("state")).isEqualTo("succeeded");
+            assertThat(done.getList("runs")).hasSize(2);
+            assertThat(done.getString("runs[1].status")).isEqualTo("interrupted");
+            assertThat(done.getString("runs[1].message")).contains("taken over by " + survivor.pid() + "@");
+            assertThat(done.getString("runs[0].status")).isEqualTo("applied");
+            assertThat(done.getString("runs[0].owner")).startsWith(survivor.pid() + "@");
+            assertThat(done.getLong("runs[0].counts.seen")).isEqualTo(ScryfallStandIn.SAMPLE_ENGLISH_PAPER_CARDS);
+            // taken over only once the heartbeat was stale, and never two runs at once
+            Instant takenOver = Instant.parse(done.getString("runs[0].started_at"));
+            assertThat(takenOver).isAfter(killedAt.plusSeconds(4));
+            assertThat(takenOver).isAfterOrEqualTo(Instant.parse(done.getString("runs[1].finished_at")));
+            assertThat(TestDatabase.count("SELECT count(*) FROM card WHERE retired_at IS NULL"))
+                    .isEqualTo(ScryfallStandIn.SAMPLE_ENGLISH_PAPER_CARDS);
+        }
+    }
+
+    static JsonPath job(ServiceProcess service, String jobId) {
+        return given().baseUri(service.baseUrl()).get("/api/jobs/" + jobId).then().statusCode(200)
+                .extract().jsonPath();
+    }
+
+    static JsonPath awaitFinished(ServiceProcess service, String jobId, Duration within) {
+        JsonPath[] last = new JsonPath[1];
+        await().atMost(within).pollInterval(Duration.ofMillis(250)).until(() -> {
+            last[0] = job(service, jobId);
+            return java.util.Set.of("succeeded", "skipped", "failed").contains(last[0].getString("state"));
+        });
+        return last[0];
+    }
+}
