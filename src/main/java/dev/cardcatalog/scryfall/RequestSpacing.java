@@ -1,13 +1,14 @@
 package dev.cardcatalog.scryfall;
 
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Set;
 
 /**
  * The spacing between requests to api.scryfall.com, shared by every caller in the process (SERVICE.md §3.1,
- * Scryfall's rate-limits page: 10 requests a second, 2 for the search-like endpoints). A caller reserves the next
- * free slot and waits until it; the slots are handed out in order, so concurrent callers queue fairly.
+ * Scryfall's rate-limits page: 10 requests a second, 2 for the search-like endpoints). A caller waits on a timer
+ * (never a blocked thread) until the spacing since the previous request has passed, then goes.
  */
 @Singleton
 public class RequestSpacing {
@@ -34,26 +35,46 @@ public class RequestSpacing {
     }
 
     /**
-     * Reserves the next slot for an API request to {@code path} and returns how long to wait for it (zero when
-     * the slot is now). A search-like path waits for both its own spacing and the API's.
+     * Waits until an API request to {@code path} may go, and takes the slot: completes when at least the spacing has
+     * passed since the previous API request was let go (and, for a search-like path, since the previous search-like
+     * one). The slot is taken when the wait ends, not when it starts, so a late timer never lets two requests
+     * closer together than the spacing.
      */
-    public synchronized Duration reserveApi(String path) {
-        long now = System.nanoTime();
-        long slot = Math.max(now, nextApi);
+    public Uni<Void> awaitApi(String path) {
         boolean search = SEARCH_PATHS.contains(path);
-        if (search) {
-            slot = Math.max(slot, nextSearch);
-            nextSearch = slot + searchNanos;
-        }
-        nextApi = slot + apiNanos;
-        return Duration.ofNanos(slot - now);
+        return Uni.createFrom().deferred(() -> {
+            long wait = tryTake(search, false);
+            return wait == 0 ? Uni.createFrom().voidItem()
+                    : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(wait))
+                            .chain(() -> awaitApi(path));
+        });
     }
 
-    /** Reserves the next slot for a bulk file or image request (no spacing unless configured). */
-    public synchronized Duration reserveFile() {
+    /** Waits until a bulk file or image request may go (no spacing unless configured) and takes the slot. */
+    public Uni<Void> awaitFile() {
+        return Uni.createFrom().deferred(() -> {
+            long wait = tryTake(false, true);
+            return wait == 0 ? Uni.createFrom().voidItem()
+                    : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(wait))
+                            .chain(this::awaitFile);
+        });
+    }
+
+    /** Takes the slot and returns 0 when it is free now; otherwise returns how long until it may be, in ns. */
+    private synchronized long tryTake(boolean search, boolean file) {
         long now = System.nanoTime();
-        long slot = Math.max(now, nextFile);
-        nextFile = slot + fileNanos;
-        return Duration.ofNanos(slot - now);
+        long earliest = file ? nextFile : search ? Math.max(nextApi, nextSearch) : nextApi;
+        if (now < earliest) {
+            return earliest - now;
+        }
+        if (file) {
+            nextFile = now + fileNanos;
+        } else {
+            nextApi = now + apiNanos;
+            if (search) {
+                nextSearch = now + searchNanos;
+            }
+        }
+        return 0;
     }
 }

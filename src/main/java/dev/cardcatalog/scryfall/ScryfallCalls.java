@@ -100,12 +100,8 @@ public class ScryfallCalls {
         String callId = UUID.randomUUID().toString();
         Duration[] lastAsked = new Duration[1];
         Supplier<Uni<Object>> attempt = () -> quietWindow.admit(scope, callId, url)
-                .chain(() -> {
-                    Duration slot = lane == Lane.API ? spacing.reserveApi(uri.getPath()) : spacing.reserveFile();
-                    Uni<Void> ready = slot.isZero() ? Uni.createFrom().voidItem()
-                            : Uni.createFrom().voidItem().onItem().delayIt().by(slot);
-                    return ready.chain(() -> (Uni<Object>) (Uni<?>) send.get());
-                })
+                .chain(() -> lane == Lane.API ? spacing.awaitApi(uri.getPath()) : spacing.awaitFile())
+                .chain(() -> (Uni<Object>) (Uni<?>) send.get())
                 .onItem().invoke(item -> countRequest(uri, "2xx"))
                 .onFailure(f -> !(f instanceof RateLimitedException))
                 .recoverWithUni(failure -> classify(url, scope, callId, failure, lastAsked));

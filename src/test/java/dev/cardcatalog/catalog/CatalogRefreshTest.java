@@ -14,8 +14,11 @@ import io.restassured.path.json.JsonPath;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -120,14 +123,18 @@ class CatalogRefreshTest {
     }
 
     @Test
-    void aDownloadWhoseSizeDiffersFromThePublishedOneIsDiscarded() {
+    void aDownloadWhoseSizeDiffersFromThePublishedOneIsDiscardedAndRetriedLater() {
         standIn.misreportSizesBy(7);
 
-        JsonPath job = Jobs.awaitFinished(Jobs.postRefresh("manual"));
+        JsonPath job = Jobs.awaitState(Jobs.postRefresh("manual"), Duration.ofSeconds(30), Set.of("waiting"));
 
-        assertThat(job.getString("state")).isEqualTo("failed");
+        assertThat(job.getString("runs[0].status")).isEqualTo("failed");
         assertThat(job.getString("runs[0].stage")).isEqualTo("download");
         assertThat(job.getString("runs[0].message")).contains("compressed_size says").contains("discarded");
+        assertThat(job.getString("last_error")).contains("compressed_size says");
+        // an integrity error is transient: the first back-off is 30 s
+        assertThat(Duration.between(Instant.parse(job.getString("runs[0].finished_at")),
+                Instant.parse(job.getString("retry_at")))).isBetween(Duration.ofSeconds(29), Duration.ofSeconds(30));
         assertThat(bulkFiles()).isEmpty();
         assertThat(TestDatabase.count("SELECT count(*) FROM card")).isZero();
     }

@@ -262,6 +262,7 @@ class ScryfallClientTest {
         List<RecordedRequest> requests = standIn.requests("/sets");
         assertThat(requests).hasSize(9);
         for (int i = 0; i < requests.size() - 1; i++) {
+            // the client lets requests go 100 ms apart; 5 ms is left for the path from that decision to the socket
             assertThat(gap(requests, i)).isGreaterThanOrEqualTo(Duration.ofMillis(95));
         }
     }
