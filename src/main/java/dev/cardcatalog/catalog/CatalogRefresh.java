@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -19,6 +20,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
 /**
@@ -120,47 +125,73 @@ public class CatalogRefresh {
         return new Outcome(true, version, languageKey, counts, "applied " + version);
     }
 
-    /** Streams the file into the catalog; returns the writer, which knows every id the pass saw. */
+    /** What the reading thread hands the writing thread. */
+    private sealed interface Item {
+        record Valid(MappedCard card) implements Item {
+        }
+
+        /** A malformed record that named its card: the card is kept from retiring. */
+        record Protect(UUID id) implements Item {
+        }
+
+        /** The end of the file, or the reason the reading stopped. */
+        record End(Throwable failure) implements Item {
+        }
+    }
+
+    /**
+     * Streams the file into the catalog; returns the writer, which knows every id the pass saw. Two threads share
+     * the work so that the machine's cores overlap: a reader gunzips, parses, digests and filters the records; this
+     * (the job's worker) thread writes them in batches. Between them a bounded queue keeps at most a few batches in
+     * memory.
+     */
     private CardWriter sync(Path file, boolean jsonLines, Set<String> languages, RefreshCounts counts, Instant now,
             Progress progress) throws SQLException {
         progress.stage("sync", fileSize(file));
-        CardMapper mapper = new CardMapper();
         CardWriter writer = new CardWriter(dataSource, config.batchSize(), now, counts);
-        long[] records = {0};
+        BlockingQueue<Item> queue = new ArrayBlockingQueue<>(Math.max(2, config.batchSize()) * 4);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread reader = new Thread(() -> read(file, jsonLines, languages, counts, progress, queue, stop),
+                "card-catalog-bulk-reader");
+        reader.setDaemon(true);
+        reader.start();
         try {
-            BulkFileReader.read(file, jsonLines, json -> {
-                records[0]++;
-                try {
-                    MappedCard card = mapper.map(json);
-                    if (!card.paper() || !languages.contains(card.lang())) {
-                        counts.skipped++;
-                    } else {
-                        long before = counts.inserted + counts.updated + counts.restored;
-                        writer.add(card);
-                        if (counts.inserted + counts.updated + counts.restored != before) {
-                            progress.progressed();
-                        }
+            long written = 0;
+            while (true) {
+                Item item = queue.take();
+                if (item instanceof Item.Valid valid) {
+                    long before = counts.inserted + counts.updated + counts.restored;
+                    writer.add(valid.card());
+                    if (counts.inserted + counts.updated + counts.restored != before) {
+                        progress.progressed();
                     }
-                } catch (MalformedCardException e) {
-                    counts.malformed++;
-                    if (e.id() != null) {
-                        writer.protect(e.id());
+                    if ((++written & 255) == 0) {
+                        report(counts, progress);
+                        progress.checkCancelled();
                     }
-                    if (counts.malformed <= MALFORMED_LOGGED) {
-                        Log.warnf("malformed card record %d%s: %s", records[0],
-                                e.id() == null ? "" : " (id " + e.id() + ")", e.getMessage());
+                } else if (item instanceof Item.Protect protect) {
+                    writer.protect(protect.id());
+                } else {
+                    Throwable failure = ((Item.End) item).failure();
+                    if (failure != null) {
+                        throw failure;
                     }
+                    break;
                 }
-                if ((records[0] & 255) == 0) {
-                    report(counts, progress);
-                    progress.checkCancelled();
-                }
-            }, progress::done);
-        } catch (IOException e) {
-            if (e instanceof BulkFileFormatException format) {
-                throw new BulkFileIntegrityException(format.getMessage() + " (" + file.getFileName() + ")");
             }
-            throw new UncheckedIOException("could not read " + file, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TransientFailure("the refresh was interrupted", e);
+        } catch (SQLException | RuntimeException | Error e) {
+            throw e;
+        } catch (BulkFileFormatException e) {
+            throw new BulkFileIntegrityException(e.getMessage() + " (" + file.getFileName() + ")");
+        } catch (Throwable e) {
+            throw new UncheckedIOException("could not read " + file, e instanceof IOException io ? io
+                    : new IOException(e));
+        } finally {
+            stop.set(true);
+            reader.interrupt();
         }
         writer.flush();
         report(counts, progress);
@@ -171,6 +202,57 @@ public class CatalogRefresh {
             throw new NoValidRecordsException(counts.malformed);
         }
         return writer;
+    }
+
+    /** The reading thread: every record mapped and filtered onto the queue, then the end (with its failure). */
+    private static void read(Path file, boolean jsonLines, Set<String> languages, RefreshCounts counts,
+            Progress progress, BlockingQueue<Item> queue, AtomicBoolean stop) {
+        CardMapper mapper = new CardMapper();
+        long[] records = {0};
+        Throwable failure = null;
+        try {
+            BulkFileReader.read(file, jsonLines, json -> {
+                if (stop.get()) {
+                    throw new InterruptedIOException("the writer stopped");
+                }
+                records[0]++;
+                try {
+                    MappedCard card = mapper.map(json);
+                    if (!card.paper() || !languages.contains(card.lang())) {
+                        counts.skipped++;
+                    } else {
+                        put(queue, new Item.Valid(card));
+                    }
+                } catch (MalformedCardException e) {
+                    counts.malformed++;
+                    if (e.id() != null) {
+                        put(queue, new Item.Protect(e.id()));
+                    }
+                    if (counts.malformed <= MALFORMED_LOGGED) {
+                        Log.warnf("malformed card record %d%s: %s", records[0],
+                                e.id() == null ? "" : " (id " + e.id() + ")", e.getMessage());
+                    }
+                }
+            }, progress::done);
+        } catch (Throwable e) {
+            failure = e;
+        }
+        if (!stop.get()) {
+            try {
+                queue.put(new Item.End(failure));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void put(BlockingQueue<Item> queue, Item item) throws InterruptedIOException {
+        try {
+            queue.put(item);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("the writer stopped");
+        }
     }
 
     private static void report(RefreshCounts counts, Progress progress) {

@@ -50,7 +50,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                     .setServerConfig("max_connections", "100")
                     .setServerConfig("fsync", "off")
                     .setServerConfig("synchronous_commit", "off")
-                    .setServerConfig("full_page_writes", "off");
+                    .setServerConfig("full_page_writes", "off")
+                    // a catalog load writes about 1 GB of WAL: size shared memory and checkpoints for it
+                    .setServerConfig("shared_buffers", "256MB")
+                    .setServerConfig("max_wal_size", "4GB")
+                    .setServerConfig("checkpoint_timeout", "30min")
+                    .setServerConfig("wal_buffers", "16MB");
             if (port > 0) {
                 builder.setPort(port);
             }

@@ -1,0 +1,162 @@
+package dev.cardcatalog.bench;
+
+import dev.cardcatalog.testing.EmbeddedKafkaBroker;
+import dev.cardcatalog.testing.EmbeddedPostgresServer;
+import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.ServiceProcess;
+import dev.cardcatalog.testing.TestData;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The refresh benchmark (docs/benchmarks.md): serves a generated bulk file of about 110,000 cards from the Scryfall
+ * stand-in and measures the packaged service, heap capped, on
+ * (a) a refresh into an empty database (download included), and (b) a no-op re-run of the same file:
+ * wall time from the POST until the job is finished, and the service process's peak RSS during that refresh
+ * ({@code VmHWM}, reset through {@code /proc/<pid>/clear_refs} before each). (c), reading the file alone, is
+ * {@link ReadFloor}, run by the script under {@code /usr/bin/time -v}.
+ *
+ * <p>Arguments: {@code <bulk file> <rounds> <heap, e.g. 256m>}.
+ */
+public final class RefreshBench {
+
+    private static final Pattern STATE = Pattern.compile("\"state\":\"([a-z]+)\"");
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private RefreshBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[0]);
+        int rounds = Integer.parseInt(args[1]);
+        String heap = args[2];
+        byte[] bulk = Files.readAllBytes(file);
+        String version = "default-cards-20261129000000";
+
+        EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
+        EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.shared();
+        ScryfallStandIn standIn = ScryfallStandIn.shared();
+        standIn.serveDefaultCardsFile(version, bulk);
+        Path data = Path.of("target/bench/data").toAbsolutePath();
+        TestData.deleteTree(data);
+        Map<String, String> config = ServiceProcess.infrastructure(postgres, kafka, standIn);
+        config.put("card-catalog.data-dir", data.toString());
+        config.put("card-catalog.art.enabled", "false");
+        Path log = Path.of("target/bench/service.log").toAbsolutePath();
+        Files.deleteIfExists(log);
+        List<Double> fullTimes = new ArrayList<>();
+        List<Double> noopTimes = new ArrayList<>();
+        List<Long> fullRss = new ArrayList<>();
+        List<Long> noopRss = new ArrayList<>();
+        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config, log,
+                Duration.ofMinutes(3))) {
+            System.out.printf("bulk file %s: %d bytes; service pid %d, -Xmx%s%n", file, bulk.length, service.pid(),
+                    heap);
+            for (int round = 1; round <= rounds; round++) {
+                emptyCatalog(postgres);
+                TestData.deleteTree(data.resolve("bulk"));
+                Measure full = refresh(service);
+                Measure noop = refresh(service);
+                fullTimes.add(full.seconds);
+                noopTimes.add(noop.seconds);
+                fullRss.add(full.peakRssKb);
+                noopRss.add(noop.peakRssKb);
+                System.out.printf("round %d: (a) empty database %.1f s, peak RSS %d MB, %s%n", round, full.seconds,
+                        full.peakRssKb / 1024, full.counts);
+                System.out.printf("round %d: (b) no-op re-run   %.1f s, peak RSS %d MB, %s%n", round, noop.seconds,
+                        noop.peakRssKb / 1024, noop.counts);
+            }
+        }
+        System.out.printf("%n(a) refresh into an empty database: median %.1f s (min %.1f, max %.1f), "
+                + "peak RSS median %d MB (max %d MB)%n", median(fullTimes), Collections.min(fullTimes),
+                Collections.max(fullTimes), medianLong(fullRss) / 1024, Collections.max(fullRss) / 1024);
+        System.out.printf("(b) no-op re-run of the same file: median %.1f s (min %.1f, max %.1f), "
+                + "peak RSS median %d MB (max %d MB)%n", median(noopTimes), Collections.min(noopTimes),
+                Collections.max(noopTimes), medianLong(noopRss) / 1024, Collections.max(noopRss) / 1024);
+        standIn.close();
+        kafka.close();
+        postgres.close();
+        System.exit(0);
+    }
+
+    private record Measure(double seconds, long peakRssKb, String counts) {
+    }
+
+    private static Measure refresh(ServiceProcess service) throws Exception {
+        resetPeakRss(service.pid());
+        long start = System.nanoTime();
+        HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
+                + "/api/refreshes")).POST(HttpRequest.BodyPublishers.ofString("{\"trigger\":\"manual\"}"))
+                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+        if (posted.statusCode() != 202) {
+            throw new IllegalStateException("POST /api/refreshes answered " + posted.statusCode() + ": "
+                    + posted.body());
+        }
+        String location = posted.headers().firstValue("Location").orElseThrow();
+        String jobPath = URI.create(location).getPath();
+        String body;
+        while (true) {
+            body = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + jobPath)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            Matcher state = STATE.matcher(body);
+            if (state.find() && List.of("succeeded", "skipped", "failed").contains(state.group(1))) {
+                if (!state.group(1).equals("succeeded")) {
+                    throw new IllegalStateException("the refresh did not apply: " + body);
+                }
+                break;
+            }
+            Thread.sleep(50);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Matcher counts = Pattern.compile("\"counts\":(\\{[^}]*})").matcher(body);
+        return new Measure(seconds, peakRssKb(service.pid()), counts.find() ? counts.group(1) : "");
+    }
+
+    private static void emptyCatalog(EmbeddedPostgresServer postgres) throws Exception {
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
+                EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement()) {
+            statement.execute("TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window");
+            statement.execute("VACUUM FULL card");
+        }
+    }
+
+    private static void resetPeakRss(long pid) throws IOException {
+        Files.writeString(Path.of("/proc/" + pid + "/clear_refs"), "5");
+    }
+
+    private static long peakRssKb(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return -1;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static long medianLong(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+}
