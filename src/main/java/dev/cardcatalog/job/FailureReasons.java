@@ -24,7 +24,7 @@ final class FailureReasons {
     static boolean isUnexpected(Throwable failure) {
         return !(failure instanceof ScryfallException || failure instanceof BulkFileIntegrityException
                 || failure instanceof NoValidRecordsException || failure instanceof CatalogConfigurationException
-                || failure instanceof UnsupportedOperationException || failure instanceof TransientFailure
+                || failure instanceof TransientFailure
                 || failure instanceof JobLedger.LedgerException);
     }
 

@@ -1,5 +1,7 @@
 package dev.cardcatalog.job;
 
+import dev.cardcatalog.art.ArtBuild;
+import dev.cardcatalog.art.ArtConfig;
 import dev.cardcatalog.catalog.CatalogRefresh;
 import dev.cardcatalog.platform.RunCancelledException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,6 +28,8 @@ public class JobWorker {
 
     private final JobLedger ledger;
     private final CatalogRefresh refresh;
+    private final ArtBuild artBuild;
+    private final ArtConfig artConfig;
     private final EventPublisher events;
     private final CommandPublisher publisher;
     private final RateLimitRetry policy;
@@ -35,10 +39,13 @@ public class JobWorker {
     private final ExecutorService workers;
     private final ScheduledExecutorService heartbeats;
 
-    public JobWorker(JobLedger ledger, CatalogRefresh refresh, EventPublisher events, CommandPublisher publisher,
-            RetryConfig retryConfig, JobConfig config, Clock clock, MeterRegistry metrics) {
+    public JobWorker(JobLedger ledger, CatalogRefresh refresh, ArtBuild artBuild, ArtConfig artConfig,
+            EventPublisher events, CommandPublisher publisher, RetryConfig retryConfig, JobConfig config, Clock clock,
+            MeterRegistry metrics) {
         this.ledger = ledger;
         this.refresh = refresh;
+        this.artBuild = artBuild;
+        this.artConfig = artConfig;
         this.events = events;
         this.publisher = publisher;
         this.policy = new RateLimitRetry(retryConfig);
@@ -69,8 +76,7 @@ public class JobWorker {
         try {
             switch (job.kind()) {
                 case REFRESH -> runRefresh(run, reporter);
-                case ART_BUILD -> fail(run, reporter, new UnsupportedOperationException(
-                        "the art build is not available in this version"));
+                case ART_BUILD -> runArtBuild(run, reporter);
             }
         } catch (RunCancelledException e) {
             Log.warnf("%s job %s run %d stopped: %s", job.kind().wire(), job.id(), run.attempt(), e.getMessage());
@@ -78,6 +84,34 @@ public class JobWorker {
             fail(run, reporter, e);
         } finally {
             beat.cancel(false);
+        }
+    }
+
+    private void runArtBuild(JobLedger.ClaimedRun run, RunReporter reporter) {
+        ArtBuild.Outcome outcome = artBuild.run(reporter);
+        JobLedger.JobRecord job = run.job();
+        if (ledger.finish(run, "applied", "succeeded", reporter.snapshot(), outcome.message(), null)) {
+            metrics.counter("jobs.outcomes", "kind", "art-build", "outcome", "succeeded").increment();
+            Log.infof("art-build job %s %s", job.id(), outcome.message());
+            events.artIndexReady(job.id(), outcome.fileName(), outcome.count(), outcome.digest());
+        }
+    }
+
+    /** After an applied refresh, an art build when the art index is enabled (SERVICE.md §4.8). */
+    private void startArtBuild(JobLedger.JobRecord refresh) {
+        if (!artConfig.enabled()) {
+            return;
+        }
+        try {
+            JobLedger.JobRecord build = ledger.createQueued(JobKind.ART_BUILD, refresh.trigger(),
+                    "after refresh " + refresh.id());
+            publisher.publish(build.command(), 0, java.util.List.of()).await().atMost(config.publishTimeout());
+            Log.infof("art-build job %s queued after refresh %s", build.id(), refresh.id());
+        } catch (JobInFlightException e) {
+            Log.infof("no art build after refresh %s: art-build job %s is already in flight", refresh.id(),
+                    e.inFlight());
+        } catch (RuntimeException e) {
+            Log.warnf("no art build after refresh %s: %s", refresh.id(), e.getMessage());
         }
     }
 
@@ -90,6 +124,7 @@ public class JobWorker {
                 metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", "succeeded").increment();
                 Log.infof("refresh job %s applied %s: %s", job.id(), outcome.version(), outcome.counts().asMap());
                 events.catalogRefreshed(job.id(), outcome.version(), outcome.counts().asMap());
+                startArtBuild(job);
             }
         } else if (ledger.finish(run, "skipped", "skipped", reporter.snapshot(), outcome.message(), null)) {
             metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", "skipped").increment();

@@ -20,18 +20,22 @@ public class RequestSpacing {
     private final long apiNanos;
     private final long searchNanos;
     private final long fileNanos;
+    private final long imageNanos;
     private long nextApi;
     private long nextSearch;
     private long nextFile;
+    private long nextImage;
 
     public RequestSpacing(ScryfallConfig config) {
         this.apiNanos = config.apiSpacing().toNanos();
         this.searchNanos = config.searchSpacing().toNanos();
         this.fileNanos = config.fileSpacing().toNanos();
+        this.imageNanos = config.imageSpacing().toNanos();
         long now = System.nanoTime();
         nextApi = now;
         nextSearch = now;
         nextFile = now;
+        nextImage = now;
     }
 
     /**
@@ -43,32 +47,50 @@ public class RequestSpacing {
     public Uni<Void> awaitApi(String path) {
         boolean search = SEARCH_PATHS.contains(path);
         return Uni.createFrom().deferred(() -> {
-            long wait = tryTake(search, false);
+            long wait = tryTake(search, Lane.API);
             return wait == 0 ? Uni.createFrom().voidItem()
                     : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(wait))
                             .chain(() -> awaitApi(path));
         });
     }
 
-    /** Waits until a bulk file or image request may go (no spacing unless configured) and takes the slot. */
+    /** Waits until a bulk file request may go (no spacing unless configured) and takes the slot. */
     public Uni<Void> awaitFile() {
         return Uni.createFrom().deferred(() -> {
-            long wait = tryTake(false, true);
+            long wait = tryTake(false, Lane.FILE);
             return wait == 0 ? Uni.createFrom().voidItem()
                     : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(wait))
                             .chain(this::awaitFile);
         });
     }
 
+    /** Waits until an image request may go ({@code image-spacing} apart) and takes the slot. */
+    public Uni<Void> awaitImage() {
+        return Uni.createFrom().deferred(() -> {
+            long wait = tryTake(false, Lane.IMAGE);
+            return wait == 0 ? Uni.createFrom().voidItem()
+                    : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(wait))
+                            .chain(this::awaitImage);
+        });
+    }
+
+    private enum Lane { API, FILE, IMAGE }
+
     /** Takes the slot and returns 0 when it is free now; otherwise returns how long until it may be, in ns. */
-    private synchronized long tryTake(boolean search, boolean file) {
+    private synchronized long tryTake(boolean search, Lane lane) {
         long now = System.nanoTime();
-        long earliest = file ? nextFile : search ? Math.max(nextApi, nextSearch) : nextApi;
+        long earliest = switch (lane) {
+            case FILE -> nextFile;
+            case IMAGE -> nextImage;
+            case API -> search ? Math.max(nextApi, nextSearch) : nextApi;
+        };
         if (now < earliest) {
             return earliest - now;
         }
-        if (file) {
+        if (lane == Lane.FILE) {
             nextFile = now + fileNanos;
+        } else if (lane == Lane.IMAGE) {
+            nextImage = now + imageNanos;
         } else {
             nextApi = now + apiNanos;
             if (search) {

@@ -83,13 +83,13 @@ public class ScryfallCalls {
     }
 
     /** Which spacing lane and quiet-window scope a request belongs to. */
-    public enum Lane { API, FILE }
+    public enum Lane { API, FILE, IMAGE }
 
     /**
      * Runs one call under the rule.
      *
      * @param url the URL requested (for messages and the quiet window's scope: its host and port)
-     * @param lane API requests are spaced 100 ms (500 ms for the search-like paths); files and images are not
+     * @param lane API requests are spaced 100 ms (500 ms for the search-like paths), images 100 ms, bulk files not
      * @param send sends one request; its Uni fails with {@link HttpStatusFailure} for a non-2xx answer, anything
      *     else for a network error
      */
@@ -100,7 +100,11 @@ public class ScryfallCalls {
         String callId = UUID.randomUUID().toString();
         Duration[] lastAsked = new Duration[1];
         Supplier<Uni<Object>> attempt = () -> quietWindow.admit(scope, callId, url)
-                .chain(() -> lane == Lane.API ? spacing.awaitApi(uri.getPath()) : spacing.awaitFile())
+                .chain(() -> switch (lane) {
+                    case API -> spacing.awaitApi(uri.getPath());
+                    case FILE -> spacing.awaitFile();
+                    case IMAGE -> spacing.awaitImage();
+                })
                 .chain(() -> (Uni<Object>) (Uni<?>) send.get())
                 .onItem().invoke(item -> countRequest(uri, "2xx"))
                 .onFailure(f -> !(f instanceof RateLimitedException))

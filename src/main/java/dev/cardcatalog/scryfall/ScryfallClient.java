@@ -139,7 +139,7 @@ public class ScryfallClient {
      */
     public Uni<byte[]> image(String url, long maxBytes) {
         String target = config.imageBaseUrlOverride().map(base -> rebase(url, base)).orElse(url);
-        return calls.call(target, ScryfallCalls.Lane.FILE, () -> send(target, "image/*").chain(response -> {
+        return calls.call(target, ScryfallCalls.Lane.IMAGE, () -> send(target, "image/*").chain(response -> {
             if (response.statusCode() != 200) {
                 return failWith(target, response);
             }

@@ -24,9 +24,16 @@ public interface ScryfallConfig {
     @WithDefault("500ms")
     Duration searchSpacing();
 
-    /** Spacing between bulk file and image requests; Scryfall publishes no limit for those hosts. */
+    /** Spacing between bulk file requests; Scryfall publishes no limit for its file hosts. */
     @WithDefault("0s")
     Duration fileSpacing();
+
+    /**
+     * Spacing between image requests: 100 ms, 10 a second. The image host publishes no limit; this is a courtesy
+     * to it (SERVICE.md §5.3).
+     */
+    @WithDefault("100ms")
+    Duration imageSpacing();
 
     /** Attempts per call, the first included. */
     @WithDefault("3")

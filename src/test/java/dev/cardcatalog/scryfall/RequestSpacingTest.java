@@ -55,6 +55,10 @@ class RequestSpacingTest {
                 return Duration.ZERO;
             }
 
+            public Duration imageSpacing() {
+                return Duration.ofMillis(100);
+            }
+
             public int maxAttempts() {
                 return 3;
             }

@@ -1,0 +1,310 @@
+package dev.cardcatalog.art;
+
+import dev.cardcatalog.catalog.CatalogVersions;
+import dev.cardcatalog.platform.Progress;
+import dev.cardcatalog.platform.TransientFailure;
+import dev.cardcatalog.scryfall.RateLimitedException;
+import dev.cardcatalog.scryfall.ScryfallClient;
+import dev.cardcatalog.scryfall.ScryfallException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.logging.Log;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The art build of SERVICE.md §5: fingerprints every artwork not yet fingerprinted with the current settings and
+ * image version, in batches, then writes the art index file.
+ *
+ * <ul>
+ *   <li>Each image comes from the cache, or is fetched through the Scryfall client (and so the Retry-After rule)
+ *       from an allowed host over https, then cached.</li>
+ *   <li>An image that answers 404, fails on every attempt (5xx, network), is over the size cap, is on a host not
+ *       allowed, or does not decode is one <b>failed image</b>: counted, its id named (the first 20), and the build
+ *       goes on. A cached image that does not decode is deleted.</li>
+ *   <li>A <b>rate limit stops the build</b> ({@link RateLimitedException} is rethrown after the batch's fingerprints
+ *       are stored): no further image is requested, and the job is retried through the delay topic. Cached images
+ *       and stored fingerprints stay, so the next run carries on where this one stopped and ends with the same
+ *       index as an uninterrupted build.</li>
+ * </ul>
+ * Runs on the job's worker thread and blocks it; its heartbeat is written by the job's scheduler, whatever it does.
+ */
+@ApplicationScoped
+public class ArtBuild {
+
+    private static final Duration IMAGE_TIMEOUT = Duration.ofMinutes(5);
+
+    private final ArtworkSelector selector;
+    private final ImageCache cache;
+    private final ScryfallClient scryfall;
+    private final CatalogVersions versions;
+    private final ArtIndexStore store;
+    private final DataSource dataSource;
+    private final ArtConfig config;
+    private final Clock clock;
+    private final MeterRegistry metrics;
+    private final ImageDecoder decoder;
+
+    public ArtBuild(ArtworkSelector selector, ImageCache cache, ScryfallClient scryfall, CatalogVersions versions,
+            ArtIndexStore store, DataSource dataSource, ArtConfig config, Clock clock, MeterRegistry metrics) {
+        this.selector = selector;
+        this.cache = cache;
+        this.scryfall = scryfall;
+        this.versions = versions;
+        this.store = store;
+        this.dataSource = dataSource;
+        this.config = config;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.decoder = new ImageDecoder(config.maxImageBytes(), config.maxImageSide(),
+                (long) config.maxImageSide() * config.maxImageSide());
+    }
+
+    /**
+     * What a build ended with.
+     *
+     * @param fileName the index file now current
+     * @param count artworks in it
+     * @param counts {@code artworks}, {@code without_image}, {@code already} (fingerprinted before),
+     *     {@code fingerprinted}, {@code cached} (of those, from the cache), {@code failed}
+     * @param failedIds the first failed images' illustration ids
+     */
+    public record Outcome(String fileName, int count, String digest, Map<String, Long> counts, List<UUID> failedIds,
+            String message) {
+    }
+
+    /**
+     * Runs one build.
+     *
+     * @throws RateLimitedException the image host asked to wait longer than the client does: the build stopped
+     * @throws TransientFailure the database or the disk failed
+     */
+    public Outcome run(Progress progress) {
+        String digest = ArtSettings.FROZEN.digest();
+        ArtworkSelector.Selection selection = selector.select();
+        Map<UUID, String> done = selector.fingerprinted(digest);
+        List<Artwork> todo = new ArrayList<>();
+        for (Artwork artwork : selection.artworks()) {
+            String version = Objects.requireNonNullElse(artwork.imageVersion(), "");
+            if (!version.equals(done.get(artwork.illustrationId()))) {
+                todo.add(artwork);
+            }
+        }
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put("artworks", (long) selection.artworks().size());
+        counts.put("without_image", selection.withoutImage());
+        counts.put("already", (long) (selection.artworks().size() - todo.size()));
+        counts.put("fingerprinted", 0L);
+        counts.put("cached", 0L);
+        counts.put("failed", 0L);
+        List<UUID> failedIds = new ArrayList<>();
+        report(counts, progress);
+        progress.stage("fingerprint", todo.size());
+        Log.infof("art build: %d artworks, %d to fingerprint, %d without an image", selection.artworks().size(),
+                todo.size(), selection.withoutImage());
+
+        long processed = 0;
+        for (int from = 0; from < todo.size(); from += config.batchSize()) {
+            List<Artwork> batch = todo.subList(from, Math.min(todo.size(), from + config.batchSize()));
+            List<Fingerprinted> results = new ArrayList<>(batch.size());
+            try {
+                for (Artwork artwork : batch) {
+                    progress.checkCancelled();
+                    try {
+                        results.add(fingerprint(artwork, done.containsKey(artwork.illustrationId()), counts));
+                        counts.merge("fingerprinted", 1L, Long::sum);
+                    } catch (ImageFailure failure) {
+                        counts.merge("failed", 1L, Long::sum);
+                        metrics.counter("art.images.failed").increment();
+                        if (failedIds.size() < config.failedIdsShown()) {
+                            failedIds.add(artwork.illustrationId());
+                        }
+                        Log.warnf("art build: image of %s failed: %s", artwork.illustrationId(), failure.getMessage());
+                    }
+                    progress.done(++processed);
+                    report(counts, progress);
+                }
+            } finally {
+                // a rate limit stops the build; what this batch fingerprinted is kept for the next run
+                store(results);
+                if (!results.isEmpty()) {
+                    progress.progressed();
+                    metrics.counter("art.artworks.fingerprinted").increment(results.size());
+                }
+            }
+        }
+
+        progress.stage("index", -1);
+        ArtIndexFile.Written written = writeIndex(selection, digest);
+        store.refresh();
+        int count = indexCount(written.file());
+        String message = "ready " + written.file().getFileName() + ": " + count + " artworks"
+                + (counts.get("failed") == 0 ? "" : ", " + counts.get("failed") + " failed images ("
+                        + String.join(", ", failedIds.stream().map(UUID::toString).toList())
+                        + (counts.get("failed") > failedIds.size() ? ", …" : "") + ")");
+        Log.infof("art build %s: %s", message, counts);
+        return new Outcome(written.file().getFileName().toString(), count, digest, counts, failedIds, message);
+    }
+
+    private record Fingerprinted(Artwork artwork, byte[] fingerprint) {
+    }
+
+    /** One image's failure: counted, and the build goes on. */
+    private static final class ImageFailure extends Exception {
+        ImageFailure(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private Fingerprinted fingerprint(Artwork artwork, boolean versionChanged, Map<String, Long> counts)
+            throws ImageFailure {
+        UUID id = artwork.illustrationId();
+        byte[] bytes;
+        try {
+            if (versionChanged) {
+                cache.delete(id);
+            }
+            var cached = cache.read(id);
+            if (cached.isPresent()) {
+                bytes = cached.get();
+                counts.merge("cached", 1L, Long::sum);
+            } else {
+                checkHost(artwork.imageUri());
+                try {
+                    bytes = scryfall.image(artwork.imageUri(), config.maxImageBytes()).await().atMost(IMAGE_TIMEOUT);
+                } catch (RateLimitedException e) {
+                    throw e;
+                } catch (ScryfallException e) {
+                    throw new ImageFailure(e.getMessage());
+                } catch (io.smallrye.mutiny.TimeoutException e) {
+                    throw new ImageFailure("no answer within " + IMAGE_TIMEOUT.toMinutes() + " minutes");
+                }
+                cache.write(id, bytes);
+            }
+        } catch (IOException e) {
+            throw new TransientFailure("the image cache failed: " + e.getMessage(), e);
+        }
+        try {
+            RgbImage image = decoder.decode(bytes);
+            return new Fingerprinted(artwork, ArtFingerprint.compute(image, ArtSettings.FROZEN.zeroOffset()));
+        } catch (ImageDecodeException e) {
+            try {
+                cache.delete(id);
+            } catch (IOException ignored) {
+                // the next build refetches it either way
+            }
+            throw new ImageFailure("the image could not be decoded: " + e.getMessage());
+        }
+    }
+
+    private void checkHost(String url) throws ImageFailure {
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw new ImageFailure("not a URL: " + url);
+        }
+        if (!"https".equalsIgnoreCase(uri.getScheme())) {
+            throw new ImageFailure("not an https URL: " + url);
+        }
+        String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+        if (config.imageHosts().stream().noneMatch(allowed -> allowed.equalsIgnoreCase(host))) {
+            throw new ImageFailure("not an allowed image host (card-catalog.art.image-hosts): " + host);
+        }
+    }
+
+    private void store(List<Fingerprinted> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        Timestamp now = Timestamp.from(clock.instant());
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement upsert = connection.prepareStatement("""
+                        INSERT INTO art_fingerprint (illustration_id, card_id, image_uri, image_version, settings_digest,
+                                                     fingerprint, fingerprinted_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (illustration_id) DO UPDATE SET card_id = EXCLUDED.card_id,
+                            image_uri = EXCLUDED.image_uri, image_version = EXCLUDED.image_version,
+                            settings_digest = EXCLUDED.settings_digest, fingerprint = EXCLUDED.fingerprint,
+                            fingerprinted_at = EXCLUDED.fingerprinted_at""")) {
+            connection.setAutoCommit(false);
+            for (Fingerprinted result : results) {
+                upsert.setObject(1, result.artwork().illustrationId());
+                upsert.setObject(2, result.artwork().cardId());
+                upsert.setString(3, result.artwork().imageUri());
+                upsert.setString(4, result.artwork().imageVersion());
+                upsert.setString(5, ArtSettings.FROZEN.digest());
+                upsert.setBytes(6, result.fingerprint());
+                upsert.setTimestamp(7, now);
+                upsert.addBatch();
+            }
+            upsert.executeBatch();
+            connection.commit();
+        } catch (SQLException e) {
+            throw new TransientFailure("the fingerprints could not be stored: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes the index of the selected artworks' fingerprints with the current digest (SERVICE.md §5.8). */
+    private ArtIndexFile.Written writeIndex(ArtworkSelector.Selection selection, String digest) {
+        Set<UUID> current = new HashSet<>();
+        selection.artworks().forEach(artwork -> current.add(artwork.illustrationId()));
+        List<ArtIndexFile.Entry> entries = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT illustration_id, fingerprint FROM art_fingerprint WHERE settings_digest = ?")) {
+            select.setString(1, digest);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    UUID id = rows.getObject(1, UUID.class);
+                    if (current.contains(id)) {
+                        entries.add(new ArtIndexFile.Entry(id, rows.getBytes(2)));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new TransientFailure("the fingerprints could not be read: " + e.getMessage(), e);
+        }
+        String catalogVersion = versions.current().orElse("uncatalogued");
+        try {
+            ArtIndexFile.Written written = ArtIndexFile.write(store.directory(), catalogVersion, digest, entries);
+            if (!written.created()) {
+                // the same index again: it is the current one, so it must be the newest
+                java.nio.file.Files.setLastModifiedTime(written.file(),
+                        java.nio.file.attribute.FileTime.from(clock.instant()));
+            }
+            return written;
+        } catch (IOException e) {
+            throw new UncheckedIOException("the art index file could not be written", e);
+        }
+    }
+
+    private static int indexCount(Path file) {
+        String name = file.getFileName().toString();
+        String count = name.substring(name.lastIndexOf('-') + 1, name.indexOf(".bin.gz"));
+        return Integer.parseInt(count);
+    }
+
+    private static void report(Map<String, Long> counts, Progress progress) {
+        counts.forEach(progress::count);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.cardcatalog.art;
+
+import dev.cardcatalog.platform.Problem;
+import dev.cardcatalog.platform.ProblemException;
+import dev.cardcatalog.platform.TransientFailure;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * The art index for scanners (SERVICE.md §5.8, §5.9), public: which file is current, the file itself (immutable,
+ * {@code ETag} = its name, 304 on revalidation), and matching a photo of a card against it.
+ */
+@Path("/api/art-index")
+public class ArtIndexResource {
+
+    private static final Pattern NAME = Pattern.compile("^art-index-(.+)-([0-9a-f]{16})-(\\d+)\\.bin\\.gz$");
+    private static final int MATCHES = 10;
+
+    private final ArtIndexStore store;
+    private final DataSource dataSource;
+    private final ImageDecoder decoder;
+
+    public ArtIndexResource(ArtIndexStore store, DataSource dataSource) {
+        this.store = store;
+        this.dataSource = dataSource;
+        // a photo may be larger than a Scryfall small image, but no larger than the request body limit
+        this.decoder = new ImageDecoder(20 * 1024 * 1024, 8192, 8192L * 8192L);
+    }
+
+    /** The current index file. */
+    public record IndexView(String fileName, String url, String digest, long count, String catalogVersion,
+            long sizeBytes, Instant writtenAt) {
+    }
+
+    /** The current index file's name, digest, count and catalog version; 404 before the first build. */
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Blocking
+    public IndexView current() {
+        java.nio.file.Path file = store.current().orElseThrow(() -> ProblemException.notFound(
+                "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
+        String name = file.getFileName().toString();
+        Matcher parts = NAME.matcher(name);
+        if (!parts.matches()) {
+            throw new IllegalStateException("unexpected index file name " + name);
+        }
+        try {
+            return new IndexView(name, "/api/art-index/files/" + name, parts.group(2),
+                    Long.parseLong(parts.group(3)), parts.group(1), Files.size(file),
+                    Files.getLastModifiedTime(file).toInstant());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * An index file, served as it is stored (gzip) and immutable: {@code Content-Encoding: gzip},
+     * {@code Cache-Control: max-age=31536000, public, immutable}, {@code ETag} = the quoted name; 304 when
+     * {@code If-None-Match} names it. Any other name is 404.
+     */
+    @GET
+    @Path("files/{name}")
+    @Produces(MediaType.APPLICATION_OCTET_STREAM)
+    @Blocking
+    public Response file(@PathParam("name") String name, @HeaderParam("If-None-Match") String ifNoneMatch) {
+        java.nio.file.Path file = store.file(name).orElseThrow(() -> ProblemException.notFound(
+                "There is no art index file " + name + "."));
+        String etag = "\"" + name + "\"";
+        Response.ResponseBuilder response;
+        if (ifNoneMatch != null && matches(ifNoneMatch, etag)) {
+            response = Response.notModified();
+        } else {
+            response = Response.ok(file.toFile(), MediaType.APPLICATION_OCTET_STREAM_TYPE)
+                    .header("Content-Encoding", "gzip");
+        }
+        return response.header("ETag", etag)
+                .header("Cache-Control", "max-age=31536000, public, immutable")
+                .build();
+    }
+
+    private static boolean matches(String ifNoneMatch, String etag) {
+        for (String candidate : ifNoneMatch.split(",")) {
+            String tag = candidate.trim();
+            if (tag.startsWith("W/")) {
+                tag = tag.substring(2);
+            }
+            if (tag.equals("*") || tag.equals(etag)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One artwork near the photo, with its active printings. */
+    public record MatchView(UUID illustrationId, int distance, boolean confident, List<Printing> printings) {
+    }
+
+    /** A printing of a matched artwork. */
+    public record Printing(UUID id, String name, String set, String collectorNumber, String lang,
+            String imageSmallUri) {
+    }
+
+    /** The answer to a match: the index used and the nearest artworks, nearest first. */
+    public record MatchesView(String index, List<MatchView> matches) {
+    }
+
+    /**
+     * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
+     * 10 nearest artworks by the smallest Hamming distance over the six query fingerprints (SERVICE.md §5.5),
+     * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build.
+     */
+    @POST
+    @Path("matches")
+    @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
+    @Produces(MediaType.APPLICATION_JSON)
+    @Blocking
+    public MatchesView match(byte[] body) {
+        if (body == null || body.length == 0) {
+            throw ProblemException.badRequest("body", "Send a JPEG or PNG photo of a card as the request body.");
+        }
+        RgbImage image;
+        try {
+            image = decoder.decode(body);
+        } catch (ImageDecodeException e) {
+            throw new ProblemException(Problem.of("invalid-image", "Not an image", 400,
+                    "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
+        }
+        ArtMatcher matcher = store.matcher().orElseThrow(() -> ProblemException.notFound(
+                "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
+        String index = store.matcherFile().map(f -> f.getFileName().toString()).orElse(null);
+        List<ArtMatcher.Match> nearest = matcher.nearest(ArtFingerprint.queries(image), MATCHES);
+        Map<UUID, List<Printing>> printings = printings(nearest.stream().map(ArtMatcher.Match::artworkId).toList());
+        List<MatchView> matches = new ArrayList<>();
+        for (ArtMatcher.Match match : nearest) {
+            matches.add(new MatchView(match.artworkId(), match.distance(), match.confident(),
+                    printings.getOrDefault(match.artworkId(), List.of())));
+        }
+        return new MatchesView(index, matches);
+    }
+
+    private Map<UUID, List<Printing>> printings(List<UUID> artworks) {
+        Map<UUID, List<Printing>> printings = new LinkedHashMap<>();
+        if (artworks.isEmpty()) {
+            return printings;
+        }
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement("""
+                        SELECT illustration_id, id, name, set_code, collector_number, lang, image_small_uri FROM card
+                        WHERE illustration_id = ANY (?) AND retired_at IS NULL
+                        ORDER BY released_at ASC NULLS LAST, set_code, collector_number, id""")) {
+            select.setArray(1, connection.createArrayOf("uuid", artworks.toArray(UUID[]::new)));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    printings.computeIfAbsent(rows.getObject(1, UUID.class), k -> new ArrayList<>())
+                            .add(new Printing(rows.getObject(2, UUID.class), rows.getString(3), rows.getString(4),
+                                    rows.getString(5), rows.getString(6), rows.getString(7)));
+                }
+            }
+        } catch (SQLException e) {
+            throw new TransientFailure("the printings could not be read: " + e.getMessage(), e);
+        }
+        return printings;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.cardcatalog.job;
+
+import jakarta.validation.Valid;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * {@code POST /api/art-builds} (SERVICE.md §6.3): queues an art build and answers 202 with the job and its
+ * {@code Location}; 409 while an art build is queued, running or waiting.
+ */
+@Path("/api/art-builds")
+public class ArtBuildResource {
+
+    private final JobSubmission submission;
+
+    public ArtBuildResource(JobSubmission submission) {
+        this.submission = submission;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response create(@Valid JobRequest request) {
+        return submission.submit(JobKind.ART_BUILD, request);
+    }
+}
