@@ -129,20 +129,36 @@ public final class ArtMatcher {
         int held = 0;
         // An artwork enters only with distance < bound. A tie with the worst kept loses: it has a later position.
         int bound = ArtFingerprint.BITS + 1;
-        final long[] fp = fingerprints;
+        final long[] f = fingerprints;
+        final int end = queries * words;
         for (int a = 0, base = 0; a < n; a++, base += words) {
+            // The first half of the artwork's words stay in registers across the queries. The partial sums are
+            // checked after 8 and 12 of the 16 words: once a query cannot beat the best so far it is dropped.
+            // (Measured on 2 cores: about twice as fast as a loop over the words with a check every 4.)
+            final long a0 = f[base];
+            final long a1 = f[base + 1];
+            final long a2 = f[base + 2];
+            final long a3 = f[base + 3];
+            final long a4 = f[base + 4];
+            final long a5 = f[base + 5];
+            final long a6 = f[base + 6];
+            final long a7 = f[base + 7];
             int best = bound;
-            for (int qb = 0; qb < queries * words; qb += words) {
-                int d = 0;
-                for (int w = 0; w < words; w += 4) {
-                    d += Long.bitCount(fp[base + w] ^ q[qb + w])
-                            + Long.bitCount(fp[base + w + 1] ^ q[qb + w + 1])
-                            + Long.bitCount(fp[base + w + 2] ^ q[qb + w + 2])
-                            + Long.bitCount(fp[base + w + 3] ^ q[qb + w + 3]);
-                    if (d >= best) {
-                        break;
-                    }
+            for (int qb = 0; qb < end; qb += words) {
+                int d = Long.bitCount(a0 ^ q[qb]) + Long.bitCount(a1 ^ q[qb + 1])
+                        + Long.bitCount(a2 ^ q[qb + 2]) + Long.bitCount(a3 ^ q[qb + 3])
+                        + Long.bitCount(a4 ^ q[qb + 4]) + Long.bitCount(a5 ^ q[qb + 5])
+                        + Long.bitCount(a6 ^ q[qb + 6]) + Long.bitCount(a7 ^ q[qb + 7]);
+                if (d >= best) {
+                    continue;
                 }
+                d += Long.bitCount(f[base + 8] ^ q[qb + 8]) + Long.bitCount(f[base + 9] ^ q[qb + 9])
+                        + Long.bitCount(f[base + 10] ^ q[qb + 10]) + Long.bitCount(f[base + 11] ^ q[qb + 11]);
+                if (d >= best) {
+                    continue;
+                }
+                d += Long.bitCount(f[base + 12] ^ q[qb + 12]) + Long.bitCount(f[base + 13] ^ q[qb + 13])
+                        + Long.bitCount(f[base + 14] ^ q[qb + 14]) + Long.bitCount(f[base + 15] ^ q[qb + 15]);
                 if (d < best) {
                     best = d;
                 }
