@@ -10,6 +10,7 @@ import java.awt.image.DataBufferByte;
 import java.awt.image.IndexColorModel;
 import java.awt.image.PixelInterleavedSampleModel;
 import java.awt.image.Raster;
+import java.io.EOFException;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Locale;
@@ -138,21 +139,23 @@ public final class ImageDecoder {
             throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
                     "the JPEG ends before its end-of-image marker (truncated file)");
         }
+        // The JDK reader converts an image with a non-sRGB ICC profile to sRGB; TwelveMonkeys' reader, asked for
+        // the raw image type, does not. Without a profile both give the same samples (tested). Whichever reader
+        // refuses the image with an error, the other one gets a try.
+        boolean tagged = jpeg.iccProfile() && jpeg.components() != 4;
         BufferedImage image;
         try {
-            // The JDK reader converts an image with a non-sRGB ICC profile to sRGB; TwelveMonkeys' reader, asked
-            // for the raw image type, does not. Without a profile both give the same samples (tested).
-            image = jpeg.iccProfile() && jpeg.components() != 4
-                    ? read(body, null, twelveMonkeysJpeg(), false, true)
+            image = tagged ? read(body, null, twelveMonkeysJpeg(), false, true)
                     : read(body, idleJpegReaders, jdkJpeg, false, false);
         } catch (IIOException refused) {
             try {
-                image = read(body, null, twelveMonkeysJpeg(), false, true);
+                image = tagged ? read(body, idleJpegReaders, jdkJpeg, false, false)
+                        : read(body, null, twelveMonkeysJpeg(), false, true);
             } catch (IOException e) {
-                throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the JPEG is damaged", e);
+                throw failure(e, "the JPEG is damaged");
             }
         } catch (IOException e) {
-            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the JPEG could not be read", e);
+            throw failure(e, "the JPEG could not be read");
         }
         return toRgb(image);
     }
@@ -171,7 +174,7 @@ public final class ImageDecoder {
         try {
             return toRgb(read(body, idlePngReaders, jdkPng, true, false));
         } catch (IOException e) {
-            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the PNG is damaged", e);
+            throw failure(e, "the PNG is damaged");
         }
     }
 
@@ -216,6 +219,17 @@ public final class ImageDecoder {
                 reader.dispose();
             }
         }
+    }
+
+    /** A reader's failure: truncated when an end of data caused it, else damaged. */
+    private static ImageDecodeException failure(IOException e, String damaged) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof EOFException) {
+                return new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
+                        "the image data ends early (truncated file)", e);
+            }
+        }
+        return new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, damaged, e);
     }
 
     private void checkDimensions(long width, long height) throws ImageDecodeException {
