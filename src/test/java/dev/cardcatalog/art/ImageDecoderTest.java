@@ -25,9 +25,6 @@ import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
 import javax.imageio.ImageReader;
 import javax.imageio.stream.ImageInputStream;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 class ImageDecoderTest {
@@ -279,14 +276,19 @@ class ImageDecoderTest {
         }
     }
 
-    @Property(tries = 300)
-    void randomBytesBehindAnImageSignatureAreOneDecodeFailure(@ForAll @Size(max = 3000) byte[] tail,
-            @ForAll boolean png) {
-        byte[] signature = png ? new byte[] {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}
-                : new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF};
-        byte[] body = Arrays.copyOf(signature, signature.length + tail.length);
-        System.arraycopy(tail, 0, body, signature.length, tail.length);
-        assertRefused(body, "random tail");
+    @Test
+    void randomBytesBehindAnImageSignatureAreOneDecodeFailure() {
+        Random random = new Random(15);
+        for (int trial = 0; trial < 300; trial++) {
+            boolean png = trial % 2 == 0;
+            byte[] signature = png ? new byte[] {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}
+                    : new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF};
+            byte[] tail = new byte[trial < 2 ? 0 : random.nextInt(3001)];
+            random.nextBytes(tail);
+            byte[] body = Arrays.copyOf(signature, signature.length + tail.length);
+            System.arraycopy(tail, 0, body, signature.length, tail.length);
+            assertRefused(body, "random tail " + trial);
+        }
     }
 
     @Test
