@@ -40,7 +40,8 @@ import java.util.stream.IntStream;
  * </ol>
  *
  * <p>Arguments (all optional): {@code --artworks N} (default 50000), {@code --captures N} (default 1000),
- * {@code --rounds N} (default 5), {@code --seconds S} per round (default 3).
+ * {@code --rounds N} (default 5), {@code --seconds S} per round (default 3), {@code --parts} a comma-separated
+ * choice of {@code throughput,latency,accuracy} (default all three).
  */
 public final class ArtBench {
 
@@ -55,12 +56,14 @@ public final class ArtBench {
         int captures = 1_000;
         int rounds = 5;
         double seconds = 3;
+        String parts = "throughput,latency,accuracy";
         for (int k = 0; k + 1 < args.length; k += 2) {
             switch (args[k]) {
                 case "--artworks" -> artworks = Integer.parseInt(args[k + 1]);
                 case "--captures" -> captures = Integer.parseInt(args[k + 1]);
                 case "--rounds" -> rounds = Integer.parseInt(args[k + 1]);
                 case "--seconds" -> seconds = Double.parseDouble(args[k + 1]);
+                case "--parts" -> parts = args[k + 1];
                 default -> throw new IllegalArgumentException("unknown argument " + args[k]);
             }
         }
@@ -71,14 +74,23 @@ public final class ArtBench {
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
 
+        List<String> chosen = List.of(parts.split(","));
         loadAverage("start");
-        throughput(rounds, seconds);
-        ArtMatcher matcher = buildIndex(artworks, captures);
-        List<byte[]> captureJpegs = captures(captures, CaptureSimulator.Severity.REALISTIC);
-        latency(matcher, captureJpegs, rounds);
-        accuracy(matcher, captureJpegs, "realistic");
-        loadAverage("after the timed parts");
-        accuracy(matcher, captures(captures, CaptureSimulator.Severity.HARSH), "harsh (for information)");
+        if (chosen.contains("throughput")) {
+            throughput(rounds, seconds);
+        }
+        if (chosen.contains("latency") || chosen.contains("accuracy")) {
+            ArtMatcher matcher = buildIndex(artworks, captures);
+            List<byte[]> captureJpegs = captures(captures, CaptureSimulator.Severity.REALISTIC);
+            if (chosen.contains("latency")) {
+                latency(matcher, captureJpegs);
+            }
+            loadAverage("after the timed parts");
+            if (chosen.contains("accuracy")) {
+                accuracy(matcher, captureJpegs, "realistic");
+                accuracy(matcher, captures(captures, CaptureSimulator.Severity.HARSH), "harsh (for information)");
+            }
+        }
     }
 
     /** Other processes on the machine skew the figures: print the load average so a reader can judge. */
@@ -215,7 +227,7 @@ public final class ArtBench {
                 .mapToObj(seed -> CaptureSimulator.captureJpeg(seed, 7_000 + seed, severity)).toList();
     }
 
-    private static void latency(ArtMatcher matcher, List<byte[]> captureJpegs, int rounds) {
+    private static void latency(ArtMatcher matcher, List<byte[]> captureJpegs) {
         List<byte[][]> queries = captureJpegs.parallelStream().map(j -> ArtFingerprint.queries(decode(j))).toList();
         Random random = new Random(1);
         List<byte[][]> randomQueries = new ArrayList<>();
