@@ -13,8 +13,9 @@ import java.util.SplittableRandom;
  *   <li>framing: the card scaled by 0.97–1.03, rotated by up to ±2.5° and shifted by up to ±1.5 % of the width
  *       and height (about ±7 pixels at 450 wide) relative to the crop; where the crop sees past the card edge it
  *       sees a table colour;</li>
- *   <li>the card is sampled at the capture's own resolution (one sample a pixel, the blur smooths the edges) from the same drawing function
- *       as the 146×204 index image, like a camera seeing the printed card rather than the small image;</li>
+ *   <li>the card is sampled at the capture's own resolution (one sample a pixel; the blur smooths the edges)
+ *       from the same drawing function as the 146×204 index image, like a camera seeing the printed card rather
+ *       than the small image;</li>
  *   <li>light: overall gain 0.8–1.2, offset −15..+15, white balance per channel 0.93–1.07, a light gradient
  *       across the card of up to ±8 %;</li>
  *   <li>focus: Gaussian blur with σ 0.5–1.5 pixels;</li>
