@@ -1,0 +1,510 @@
+package dev.cardcatalog.art;
+
+import com.twelvemonkeys.imageio.stream.ByteArrayImageInputStream;
+import java.awt.color.ColorSpace;
+import java.awt.image.BufferedImage;
+import java.awt.image.ColorModel;
+import java.awt.image.ComponentColorModel;
+import java.awt.image.DataBuffer;
+import java.awt.image.DataBufferByte;
+import java.awt.image.IndexColorModel;
+import java.awt.image.PixelInterleavedSampleModel;
+import java.awt.image.Raster;
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import javax.imageio.IIOException;
+import javax.imageio.ImageReadParam;
+import javax.imageio.ImageReader;
+import javax.imageio.ImageTypeSpecifier;
+import javax.imageio.event.IIOReadWarningListener;
+import javax.imageio.spi.IIORegistry;
+import javax.imageio.spi.ImageReaderSpi;
+
+/**
+ * Decodes an image body (JPEG or PNG) into 8-bit RGB pixels for the art fingerprint (SERVICE.md §5.4,
+ * FINGERPRINT.md §1, §11).
+ *
+ * <p>What it reads:
+ * <ul>
+ *   <li>JPEG with 1 or 3 components (greyscale, YCbCr, RGB; baseline or progressive) through the JDK's own ImageIO
+ *       JPEG reader, which gives the same samples as libjpeg-turbo (and so ImageMagick) at its defaults
+ *       (FINGERPRINT.md §11).</li>
+ *   <li>No colour management: the raw decoded values are used, as ImageMagick's {@code -depth 8 ppm:-} gives them.
+ *       The JDK reader converts a JPEG with an embedded non-sRGB ICC profile to sRGB, so a JPEG with an ICC
+ *       profile goes to TwelveMonkeys' JPEG reader asked for the raw image type, which applies no profile. (For
+ *       JPEGs without a profile the two readers give identical samples; TwelveMonkeys delegates to the JDK
+ *       reader.)</li>
+ *   <li>JPEG with 4 components (Adobe CMYK and YCCK): the JDK reader gives the ink values (it undoes the Adobe
+ *       inversion and the YCCK transform); they become RGB with ImageMagick's colour-space formula
+ *       {@code R = (255 - C) * (255 - K) / 255} (likewise G from M, B from Y), rounded, with no ICC profile.</li>
+ *   <li>A JPEG that the JDK reader refuses with an error (for example a damaged segment or a lossless frame) is
+ *       retried with TwelveMonkeys' reader, which tolerates more.</li>
+ *   <li>PNG (any bit depth, palette, grey, with or without alpha) through the JDK's PNG reader, ancillary chunks
+ *       ignored (so no gamma or ICC handling either). 16-bit samples are scaled to 8 bits with rounding. Alpha is
+ *       flattened on a white background: {@code out = round((c * a + 255 * (255 - a)) / 255)}. Collector leaves
+ *       alpha undefined (FINGERPRINT.md §10); Scryfall {@code small} images are opaque JPEGs, so this only matters
+ *       for uploaded captures.</li>
+ * </ul>
+ *
+ * <p>What it refuses, each as one {@link ImageDecodeException}: an empty body, a body over the size cap, anything
+ * that is not a JPEG or PNG, an image whose declared width, height or pixel count is over the limits (checked from
+ * the header before any pixel is allocated), a truncated image (a JPEG whose marker walk finds no end-of-image
+ * marker, or any image whose reader warns of a premature end: a truncated image is never returned half grey), and
+ * any damaged image the readers fail on, including their unchecked exceptions.
+ *
+ * <p>Instances are immutable and thread-safe; readers are pooled per instance.
+ */
+public final class ImageDecoder {
+
+    /** Default cap on the body: 16 MiB. */
+    public static final int DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+    /** Default cap on either side: 8,192 pixels. */
+    public static final int DEFAULT_MAX_SIDE = 8192;
+
+    /** Default cap on width × height: 4,096 × 4,096 pixels (a 12-megapixel phone photo fits). */
+    public static final long DEFAULT_MAX_PIXELS = 4096L * 4096L;
+
+    private static final int BACKGROUND = 255;
+
+    private static final String JDK_JPEG_SPI = "com.sun.imageio.plugins.jpeg.JPEGImageReaderSpi";
+    private static final String JDK_PNG_SPI = "com.sun.imageio.plugins.png.PNGImageReaderSpi";
+
+    private final int maxBodyBytes;
+    private final int maxSide;
+    private final long maxPixels;
+
+    private final ImageReaderSpi jdkJpeg;
+    private final ImageReaderSpi jdkPng;
+    private final ConcurrentLinkedQueue<ImageReader> idleJpegReaders = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ImageReader> idlePngReaders = new ConcurrentLinkedQueue<>();
+
+    /** A decoder with the default limits: 16 MiB body, 8,192 pixels a side, 4,096 × 4,096 pixels in all. */
+    public ImageDecoder() {
+        this(DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SIDE, DEFAULT_MAX_PIXELS);
+    }
+
+    /**
+     * @param maxBodyBytes largest body accepted, in bytes
+     * @param maxSide      largest declared width or height accepted, in pixels
+     * @param maxPixels    largest declared width × height accepted, in pixels
+     */
+    public ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels) {
+        if (maxBodyBytes < 1 || maxSide < 1 || maxPixels < 1) {
+            throw new IllegalArgumentException("limits must be positive");
+        }
+        this.maxBodyBytes = maxBodyBytes;
+        this.maxSide = maxSide;
+        this.maxPixels = maxPixels;
+        this.jdkJpeg = jdkSpi(JDK_JPEG_SPI);
+        this.jdkPng = jdkSpi(JDK_PNG_SPI);
+    }
+
+    /**
+     * Decodes {@code body} to RGB pixels.
+     *
+     * @param body the whole file: a JPEG or a PNG
+     * @return the pixels, one packed {@code 0xRRGGBB} int per pixel
+     * @throws ImageDecodeException with a short reason when the body is refused or cannot be decoded
+     */
+    public RgbImage decode(byte[] body) throws ImageDecodeException {
+        if (body == null || body.length == 0) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.EMPTY, "the image body is empty");
+        }
+        if (body.length > maxBodyBytes) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.BODY_TOO_LARGE,
+                    "the image body is " + body.length + " bytes, over the limit of " + maxBodyBytes);
+        }
+        try {
+            if (isJpeg(body)) {
+                return decodeJpeg(body);
+            }
+            if (isPng(body)) {
+                return decodePng(body);
+            }
+        } catch (RuntimeException e) {
+            // ImageIO readers throw unchecked exceptions on some damaged input; they are a decode failure too.
+            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the image is damaged", e);
+        }
+        throw new ImageDecodeException(ImageDecodeException.Kind.NOT_AN_IMAGE, "the body is not a JPEG or PNG image");
+    }
+
+    private RgbImage decodeJpeg(byte[] body) throws ImageDecodeException {
+        JpegStructure jpeg = JpegStructure.scan(body);
+        checkDimensions(jpeg.width(), jpeg.height());
+        if (!jpeg.complete()) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
+                    "the JPEG ends before its end-of-image marker (truncated file)");
+        }
+        // The JDK reader converts an image with a non-sRGB ICC profile to sRGB; TwelveMonkeys' reader, asked for
+        // the raw image type, does not. Without a profile both give the same samples (tested). Whichever reader
+        // refuses the image with an error, the other one gets a try.
+        boolean tagged = jpeg.iccProfile() && jpeg.components() != 4;
+        BufferedImage image;
+        try {
+            image = tagged ? read(body, null, twelveMonkeysJpeg(), false, true)
+                    : read(body, idleJpegReaders, jdkJpeg, false, false);
+        } catch (IIOException refused) {
+            try {
+                image = tagged ? read(body, idleJpegReaders, jdkJpeg, false, false)
+                        : read(body, null, twelveMonkeysJpeg(), false, true);
+            } catch (IOException e) {
+                throw failure(e, "the JPEG is damaged");
+            }
+        } catch (IOException e) {
+            throw failure(e, "the JPEG could not be read");
+        }
+        return toRgb(image);
+    }
+
+    private RgbImage decodePng(byte[] body) throws ImageDecodeException {
+        if (body.length < 33) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED, "the PNG ends inside its header");
+        }
+        // The IHDR chunk must come first: 8-byte signature, length, "IHDR", width, height (big-endian).
+        if (body[12] != 'I' || body[13] != 'H' || body[14] != 'D' || body[15] != 'R') {
+            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the PNG does not start with IHDR");
+        }
+        long width = readU32(body, 16);
+        long height = readU32(body, 20);
+        checkDimensions(width, height);
+        try {
+            return toRgb(read(body, idlePngReaders, jdkPng, true, false));
+        } catch (IOException e) {
+            throw failure(e, "the PNG is damaged");
+        }
+    }
+
+    /**
+     * Reads image 0 with a reader of {@code spi}, after checking the size the reader itself sees. A pooled reader
+     * goes back to {@code pool} only after a clean read; a reader that failed is disposed of.
+     */
+    private BufferedImage read(byte[] body, ConcurrentLinkedQueue<ImageReader> pool, ImageReaderSpi spi,
+            boolean ignoreMetadata, boolean rawType) throws IOException, ImageDecodeException {
+        ImageReader reader = pool == null ? null : pool.poll();
+        if (reader == null) {
+            reader = spi.createReaderInstance();
+        }
+        boolean clean = false;
+        WarningRecorder warnings = new WarningRecorder();
+        try (ByteArrayImageInputStream input = new ByteArrayImageInputStream(body)) {
+            reader.addIIOReadWarningListener(warnings);
+            // For PNG, ignoreMetadata keeps the reader from inflating ancillary chunks (text, ICC profile), which
+            // could be compression bombs. JPEG readers need their marker segments (Adobe, ICC) to pick colours.
+            reader.setInput(input, false, ignoreMetadata);
+            checkDimensions(reader.getWidth(0), reader.getHeight(0));
+            ImageReadParam param = reader.getDefaultReadParam();
+            if (rawType) {
+                ImageTypeSpecifier raw = reader.getRawImageType(0);
+                if (raw != null) {
+                    param.setDestinationType(raw);
+                }
+            }
+            BufferedImage image = reader.read(0, param);
+            if (warnings.truncated) {
+                throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
+                        "the image data ends early (truncated file)");
+            }
+            clean = true;
+            return image;
+        } finally {
+            reader.removeIIOReadWarningListener(warnings);
+            if (clean && pool != null) {
+                reader.reset();
+                pool.offer(reader);
+            } else {
+                reader.dispose();
+            }
+        }
+    }
+
+    /** A reader's failure: truncated when an end of data caused it, else damaged. */
+    private static ImageDecodeException failure(IOException e, String damaged) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof EOFException) {
+                return new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
+                        "the image data ends early (truncated file)", e);
+            }
+        }
+        return new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, damaged, e);
+    }
+
+    private void checkDimensions(long width, long height) throws ImageDecodeException {
+        if (width < 1 || height < 1) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.DIMENSIONS_REFUSED,
+                    "the image declares no pixels (" + width + "x" + height + ")");
+        }
+        if (width > maxSide || height > maxSide || width * height > maxPixels) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.DIMENSIONS_REFUSED,
+                    "the image declares " + width + "x" + height + " pixels, over the limit of " + maxSide
+                            + " a side and " + maxPixels + " in all");
+        }
+    }
+
+    /** Raw samples to packed RGB: no colour management, CMYK by ImageMagick's formula, alpha on white. */
+    static RgbImage toRgb(BufferedImage image) throws ImageDecodeException {
+        final int w = image.getWidth();
+        final int h = image.getHeight();
+        final int[] out = new int[w * h];
+        final Raster raster = image.getRaster();
+        final ColorModel cm = image.getColorModel();
+
+        if (cm instanceof ComponentColorModel && !cm.hasAlpha()
+                && cm.getColorSpace().getType() == ColorSpace.TYPE_RGB
+                && raster.getDataBuffer() instanceof DataBufferByte buffer
+                && raster.getSampleModel() instanceof PixelInterleavedSampleModel sm
+                && sm.getNumBands() == 3 && buffer.getNumBanks() == 1
+                && raster.getSampleModelTranslateX() == 0 && raster.getSampleModelTranslateY() == 0) {
+            // The usual JPEG case (TYPE_3BYTE_BGR): read the bytes directly.
+            final byte[] data = buffer.getData();
+            final int[] offsets = sm.getBandOffsets();
+            final int stride = sm.getPixelStride();
+            final int scan = sm.getScanlineStride();
+            for (int y = 0; y < h; y++) {
+                int p = y * scan;
+                final int row = y * w;
+                for (int x = 0; x < w; x++, p += stride) {
+                    out[row + x] = ((data[p + offsets[0]] & 0xFF) << 16) | ((data[p + offsets[1]] & 0xFF) << 8)
+                            | (data[p + offsets[2]] & 0xFF);
+                }
+            }
+            return new RgbImage(w, h, out);
+        }
+
+        if (cm instanceof IndexColorModel icm) {
+            final int[] row = new int[w];
+            for (int y = 0; y < h; y++) {
+                raster.getSamples(0, y, w, 1, 0, row);
+                for (int x = 0; x < w; x++) {
+                    int i = row[x];
+                    out[y * w + x] = pack(flatten(icm.getRed(i), icm.getAlpha(i), false),
+                            flatten(icm.getGreen(i), icm.getAlpha(i), false),
+                            flatten(icm.getBlue(i), icm.getAlpha(i), false));
+                }
+            }
+            return new RgbImage(w, h, out);
+        }
+
+        final int bands = raster.getNumBands();
+        final int colours = cm.getNumColorComponents();
+        final boolean alpha = cm.hasAlpha() && bands > colours;
+        final boolean premultiplied = cm.isAlphaPremultiplied();
+        final int spaceType = cm.getColorSpace().getType();
+        final boolean cmyk = spaceType == ColorSpace.TYPE_CMYK && colours == 4;
+        if (!(colours == 1 || colours == 3 || cmyk) || bands < colours) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
+                    "unsupported colour layout (" + colours + " colour components)");
+        }
+        final int[] bits = raster.getSampleModel().getSampleSize();
+        final int[] pixels = new int[w * bands];
+        for (int y = 0; y < h; y++) {
+            raster.getPixels(0, y, w, 1, pixels);
+            for (int x = 0; x < w; x++) {
+                final int base = x * bands;
+                final int a = alpha ? to8(pixels[base + colours], bits[colours]) : 255;
+                int r;
+                int g;
+                int b;
+                if (colours == 1) {
+                    r = g = b = to8(pixels[base], bits[0]);
+                } else if (cmyk) {
+                    final int k = 255 - to8(pixels[base + 3], bits[3]);
+                    r = (255 - to8(pixels[base], bits[0])) * k;
+                    g = (255 - to8(pixels[base + 1], bits[1])) * k;
+                    b = (255 - to8(pixels[base + 2], bits[2])) * k;
+                    r = (r + 127) / 255;
+                    g = (g + 127) / 255;
+                    b = (b + 127) / 255;
+                } else {
+                    r = to8(pixels[base], bits[0]);
+                    g = to8(pixels[base + 1], bits[1]);
+                    b = to8(pixels[base + 2], bits[2]);
+                }
+                if (alpha) {
+                    r = flatten(r, a, premultiplied);
+                    g = flatten(g, a, premultiplied);
+                    b = flatten(b, a, premultiplied);
+                }
+                out[y * w + x] = pack(r, g, b);
+            }
+        }
+        return new RgbImage(w, h, out);
+    }
+
+    private static int to8(int sample, int bits) {
+        if (bits == 8) {
+            return sample;
+        }
+        final int max = (1 << bits) - 1;
+        return (int) ((sample * 255L + max / 2) / max);
+    }
+
+    private static int flatten(int c, int a, boolean premultiplied) {
+        if (a == 255) {
+            return c;
+        }
+        if (premultiplied) {
+            return Math.min(255, c + (BACKGROUND * (255 - a) + 127) / 255);
+        }
+        return (c * a + BACKGROUND * (255 - a) + 127) / 255;
+    }
+
+    private static int pack(int r, int g, int b) {
+        return (r << 16) | (g << 8) | b;
+    }
+
+    private static boolean isJpeg(byte[] b) {
+        return b.length >= 3 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xD8 && (b[2] & 0xFF) == 0xFF;
+    }
+
+    private static boolean isPng(byte[] b) {
+        return b.length >= 8 && (b[0] & 0xFF) == 0x89 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G'
+                && b[4] == 0x0D && b[5] == 0x0A && b[6] == 0x1A && b[7] == 0x0A;
+    }
+
+    private static long readU32(byte[] b, int at) {
+        return ((b[at] & 0xFFL) << 24) | ((b[at + 1] & 0xFFL) << 16) | ((b[at + 2] & 0xFFL) << 8) | (b[at + 3] & 0xFFL);
+    }
+
+    private static ImageReaderSpi jdkSpi(String className) {
+        Iterator<ImageReaderSpi> spis = IIORegistry.getDefaultInstance().getServiceProviders(ImageReaderSpi.class, false);
+        while (spis.hasNext()) {
+            ImageReaderSpi spi = spis.next();
+            if (spi.getClass().getName().equals(className)) {
+                return spi;
+            }
+        }
+        throw new IllegalStateException("the JDK's ImageIO reader " + className + " is missing");
+    }
+
+    /**
+     * TwelveMonkeys' JPEG reader. It finds the JDK reader it delegates to when it is registered, so register it if
+     * the class path scan has not (in some class loader set-ups it does not).
+     */
+    private static ImageReaderSpi twelveMonkeysJpeg() {
+        IIORegistry registry = IIORegistry.getDefaultInstance();
+        ImageReaderSpi spi = registry.getServiceProviderByClass(
+                com.twelvemonkeys.imageio.plugins.jpeg.JPEGImageReaderSpi.class);
+        if (spi == null) {
+            spi = new com.twelvemonkeys.imageio.plugins.jpeg.JPEGImageReaderSpi();
+            registry.registerServiceProvider(spi, ImageReaderSpi.class);
+        }
+        return spi;
+    }
+
+    /** Notes libjpeg's "Premature end of JPEG file" and "premature end of data segment" warnings. */
+    private static final class WarningRecorder implements IIOReadWarningListener {
+        boolean truncated;
+
+        @Override
+        public void warningOccurred(ImageReader source, String warning) {
+            if (warning != null && warning.toLowerCase(Locale.ROOT).contains("premature end")) {
+                truncated = true;
+            }
+        }
+    }
+
+    /**
+     * What the decoder needs to know of a JPEG before decoding it, from a walk over its marker segments: the frame
+     * header's declared size and component count, whether an ICC profile is embedded, and whether the image ends
+     * with an EOI marker (data after EOI, such as a phone's appended trailer, is allowed).
+     */
+    record JpegStructure(int width, int height, int components, boolean iccProfile, boolean complete) {
+
+        private static final byte[] ICC_ID = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
+
+        static JpegStructure scan(byte[] b) throws ImageDecodeException {
+            int width = -1;
+            int height = -1;
+            int components = -1;
+            boolean icc = false;
+            int pos = 2;
+            while (pos + 1 < b.length) {
+                if ((b[pos] & 0xFF) != 0xFF) {
+                    if (width < 0) {
+                        throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
+                                "the JPEG has a damaged marker before its frame header");
+                    }
+                    pos++; // extraneous bytes between segments: libjpeg skips them with a warning
+                    continue;
+                }
+                int marker = b[pos + 1] & 0xFF;
+                if (marker == 0xFF) {
+                    pos++; // fill byte
+                    continue;
+                }
+                if (marker == 0xD9) {
+                    if (width < 0) {
+                        break;
+                    }
+                    return new JpegStructure(width, height, components, icc, true);
+                }
+                if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
+                    pos += 2; // markers without a length
+                    continue;
+                }
+                if (pos + 4 > b.length) {
+                    break;
+                }
+                int length = ((b[pos + 2] & 0xFF) << 8) | (b[pos + 3] & 0xFF);
+                if (length < 2) {
+                    throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
+                            "the JPEG has a damaged segment length");
+                }
+                if (isStartOfFrame(marker) && width < 0) {
+                    if (pos + 10 > b.length) {
+                        break;
+                    }
+                    height = ((b[pos + 5] & 0xFF) << 8) | (b[pos + 6] & 0xFF);
+                    width = ((b[pos + 7] & 0xFF) << 8) | (b[pos + 8] & 0xFF);
+                    components = b[pos + 9] & 0xFF;
+                } else if (marker == 0xE2 && startsWith(b, pos + 4, ICC_ID)) {
+                    icc = true;
+                } else if (marker == 0xDA) {
+                    if (width < 0) {
+                        throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
+                                "the JPEG has a scan before its frame header");
+                    }
+                    // Skip the entropy-coded data: it ends at the first marker other than a stuffed 0xFF00 or
+                    // a restart marker.
+                    pos += 2 + length;
+                    while (pos + 1 < b.length) {
+                        if ((b[pos] & 0xFF) == 0xFF) {
+                            int next = b[pos + 1] & 0xFF;
+                            if (next != 0x00 && next != 0xFF && (next < 0xD0 || next > 0xD7)) {
+                                break;
+                            }
+                        }
+                        pos++;
+                    }
+                    continue;
+                }
+                pos += 2 + length;
+            }
+            if (width < 0) {
+                throw new ImageDecodeException(pos + 1 >= b.length ? ImageDecodeException.Kind.TRUNCATED
+                        : ImageDecodeException.Kind.CORRUPT, "the JPEG has no frame header");
+            }
+            return new JpegStructure(width, height, components, icc, false);
+        }
+
+        private static boolean startsWith(byte[] b, int at, byte[] prefix) {
+            if (at + prefix.length > b.length) {
+                return false;
+            }
+            for (int k = 0; k < prefix.length; k++) {
+                if (b[at + k] != prefix[k]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static boolean isStartOfFrame(int marker) {
+            return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+        }
+    }
+}

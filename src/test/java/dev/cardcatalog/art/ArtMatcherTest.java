@@ -1,0 +1,188 @@
+package dev.cardcatalog.art;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ArtMatcherTest {
+
+    private static final String DIGEST = ArtSettings.FROZEN.digest();
+
+    @Test
+    void theNearestArtworkToAnIndexedFingerprintIsItselfAtDistanceZero() {
+        List<ArtIndexFile.Entry> entries = ArtIndexFileTest.entries(500, 1);
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, entries);
+        for (int k = 0; k < entries.size(); k += 37) {
+            ArtMatcher.Match best = matcher.nearest(new byte[][] {entries.get(k).fingerprint()}, 10).get(0);
+            assertEquals(entries.get(k).artworkId(), best.artworkId());
+            assertEquals(0, best.distance());
+            assertTrue(best.confident());
+        }
+    }
+
+    @Test
+    void ordersByDistanceThenByIndexPosition() {
+        // Artwork ids in index order a < b < c < d; distances from the zero query: d 5, b 7, a 7, c 9.
+        UUID a = UUID.fromString("00000000-0000-4000-8000-000000000001");
+        UUID b = UUID.fromString("10000000-0000-4000-8000-000000000001");
+        UUID c = UUID.fromString("90000000-0000-4000-8000-000000000001");
+        UUID d = UUID.fromString("f0000000-0000-4000-8000-000000000001");
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, List.of(entry(c, bits(9, 0)), entry(a, bits(7, 0)),
+                entry(d, bits(5, 0)), entry(b, bits(7, 100))));
+
+        List<ArtMatcher.Match> matches = matcher.nearest(new byte[][] {new byte[128]}, 10);
+
+        assertEquals(List.of(d, a, b, c), matches.stream().map(ArtMatcher.Match::artworkId).toList());
+        assertEquals(List.of(5, 7, 7, 9), matches.stream().map(ArtMatcher.Match::distance).toList());
+        assertEquals(List.of(d, a), matcher.nearest(new byte[][] {new byte[128]}, 2).stream()
+                .map(ArtMatcher.Match::artworkId).toList());
+    }
+
+    @Test
+    void anArtworksDistanceIsTheSmallestOverTheQueries() {
+        UUID id = UUID.fromString("00000000-0000-4000-8000-000000000001");
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, List.of(entry(id, bits(600, 0))));
+        byte[] far = new byte[128];
+        byte[] nearer = bits(550, 0); // shares 550 of the 600 set bits: distance 50
+        assertEquals(50, matcher.nearest(new byte[][] {far, nearer, far}, 1).get(0).distance());
+        assertEquals(600, matcher.nearest(new byte[][] {far}, 1).get(0).distance());
+    }
+
+    @Test
+    void isConfidentUpToThreeHundredBitsInclusive() {
+        UUID at300 = UUID.fromString("00000000-0000-4000-8000-000000000001");
+        UUID at301 = UUID.fromString("00000000-0000-4000-8000-000000000002");
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, List.of(entry(at300, bits(300, 0)), entry(at301, bits(301, 0))));
+
+        List<ArtMatcher.Match> matches = matcher.nearest(new byte[][] {new byte[128]}, 10);
+
+        assertEquals(new ArtMatcher.Match(at300, 300, true), matches.get(0));
+        assertEquals(new ArtMatcher.Match(at301, 301, false), matches.get(1));
+        assertEquals(300, ArtMatcher.CONFIDENT_DISTANCE);
+    }
+
+    @Test
+    void agreesWithABruteForceSearchOnClusteredFingerprints() {
+        Random random = new Random(7);
+        List<ArtIndexFile.Entry> entries = new ArrayList<>();
+        byte[] centre = new byte[128];
+        random.nextBytes(centre);
+        for (int k = 0; k < 3000; k++) {
+            byte[] fp = centre.clone();
+            // Flip a varying number of bits so many distances tie and early exits happen at every depth.
+            for (int flips = random.nextInt(600); flips > 0; flips--) {
+                int bit = random.nextInt(1024);
+                fp[bit >> 3] ^= (byte) (0x80 >>> (bit & 7));
+            }
+            entries.add(new ArtIndexFile.Entry(new UUID(random.nextLong(), random.nextLong()), fp));
+        }
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, entries);
+        List<ArtIndexFile.Entry> sorted = new ArrayList<>(entries);
+        sorted.sort(Comparator.comparing(ArtIndexFile.Entry::artworkId, ArtIndexFile.ID_ORDER));
+        for (int trial = 0; trial < 30; trial++) {
+            byte[][] queries = new byte[1 + random.nextInt(6)][];
+            for (int q = 0; q < queries.length; q++) {
+                queries[q] = sorted.get(random.nextInt(sorted.size())).fingerprint().clone();
+                queries[q][random.nextInt(128)] ^= (byte) random.nextInt(256);
+            }
+            int limit = 1 + random.nextInt(40);
+            assertEquals(bruteForce(sorted, queries, limit), matcher.nearest(queries, limit), "trial " + trial);
+        }
+    }
+
+    @Test
+    void reproducesTheSearchOfCollectorsScanner() {
+        // vectors.json: art.js parseIndex + search over the six pictures' zero-offset fingerprints.
+        JsonNode json = FingerprintVectors.json();
+        List<String> files = new ArrayList<>();
+        List<ArtIndexFile.Entry> entries = new ArrayList<>();
+        int n = 1;
+        for (JsonNode picture : json.get("images")) {
+            files.add(picture.get("file").asText());
+            entries.add(new ArtIndexFile.Entry(UUID.fromString("00000000-0000-4000-8000-00000000000" + n++),
+                    HexFormat.of().parseHex(picture.get("fingerprints").get(0).get("hex").asText())));
+        }
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, entries);
+        for (JsonNode result : json.get("hamming").get("searchWithArtJs").get("results")) {
+            RgbImage query = FingerprintVectors.png(result.get("query").asText());
+            List<ArtMatcher.Match> matches = matcher.nearest(ArtFingerprint.queries(query), 10);
+            JsonNode expected = result.get("nearest");
+            assertEquals(expected.size(), matches.size());
+            for (int k = 0; k < expected.size(); k++) {
+                int position = files.indexOf(expected.get(k).get("file").asText());
+                assertEquals(entries.get(position).artworkId(), matches.get(k).artworkId(), "rank " + k);
+                assertEquals(expected.get(k).get("distance").asInt(), matches.get(k).distance(), "rank " + k);
+            }
+        }
+    }
+
+    @Test
+    void loadsAnIndexFile(@TempDir Path dir) throws Exception {
+        List<ArtIndexFile.Entry> entries = ArtIndexFileTest.entries(50, 3);
+        Path file = ArtIndexFile.write(dir, "v1", DIGEST, entries).file();
+
+        ArtMatcher matcher = ArtMatcher.load(file, DIGEST);
+
+        assertEquals(50, matcher.size());
+        assertEquals(DIGEST, matcher.digest());
+        assertEquals(entries.get(9).artworkId(),
+                matcher.nearest(new byte[][] {entries.get(9).fingerprint()}, 1).get(0).artworkId());
+        assertThrows(ArtIndexFormatException.class, () -> ArtMatcher.load(file, "0000000000000000"));
+    }
+
+    @Test
+    void handlesLimitsAndBadQueries() {
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, ArtIndexFileTest.entries(5, 4));
+        byte[][] query = {new byte[128]};
+        assertEquals(List.of(), matcher.nearest(query, 0));
+        assertEquals(5, matcher.nearest(query, 100).size());
+        assertEquals(List.of(), ArtMatcher.of(DIGEST, List.of()).nearest(query, 10));
+        assertThrows(IllegalArgumentException.class, () -> matcher.nearest(new byte[0][], 10));
+        assertThrows(IllegalArgumentException.class, () -> matcher.nearest(new byte[][] {new byte[64]}, 10));
+        assertThrows(IllegalArgumentException.class, () -> matcher.nearest(query, -1));
+        assertFalse(matcher.nearest(query, 1).isEmpty());
+    }
+
+    private static List<ArtMatcher.Match> bruteForce(List<ArtIndexFile.Entry> sorted, byte[][] queries, int limit) {
+        record Scored(int position, int distance) {
+        }
+        List<Scored> scored = new ArrayList<>();
+        for (int k = 0; k < sorted.size(); k++) {
+            int best = Integer.MAX_VALUE;
+            for (byte[] q : queries) {
+                best = Math.min(best, ArtFingerprint.hamming(q, sorted.get(k).fingerprint()));
+            }
+            scored.add(new Scored(k, best));
+        }
+        scored.sort(Comparator.comparingInt(Scored::distance).thenComparingInt(Scored::position));
+        return scored.stream().limit(limit)
+                .map(s -> new ArtMatcher.Match(sorted.get(s.position()).artworkId(), s.distance(), s.distance() <= 300))
+                .toList();
+    }
+
+    /** A fingerprint with {@code count} bits set, starting at bit {@code from} (wrapping). */
+    private static byte[] bits(int count, int from) {
+        byte[] fp = new byte[128];
+        for (int k = 0; k < count; k++) {
+            int bit = (from + k) % 1024;
+            fp[bit >> 3] |= (byte) (0x80 >>> (bit & 7));
+        }
+        return fp;
+    }
+
+    private static ArtIndexFile.Entry entry(UUID id, byte[] fingerprint) {
+        return new ArtIndexFile.Entry(id, fingerprint);
+    }
+}
