@@ -49,7 +49,7 @@ public class RequestSpacing {
         return Uni.createFrom().deferred(() -> {
             long wait = tryTake(search, Lane.API);
             return wait == 0 ? Uni.createFrom().voidItem()
-                    : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(wait))
+                    : Uni.createFrom().voidItem().onItem().delayIt().by(timer(wait))
                             .chain(() -> awaitApi(path));
         });
     }
@@ -59,7 +59,7 @@ public class RequestSpacing {
         return Uni.createFrom().deferred(() -> {
             long wait = tryTake(false, Lane.FILE);
             return wait == 0 ? Uni.createFrom().voidItem()
-                    : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(wait))
+                    : Uni.createFrom().voidItem().onItem().delayIt().by(timer(wait))
                             .chain(this::awaitFile);
         });
     }
@@ -69,12 +69,21 @@ public class RequestSpacing {
         return Uni.createFrom().deferred(() -> {
             long wait = tryTake(false, Lane.IMAGE);
             return wait == 0 ? Uni.createFrom().voidItem()
-                    : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(wait))
+                    : Uni.createFrom().voidItem().onItem().delayIt().by(timer(wait))
                             .chain(this::awaitImage);
         });
     }
 
     private enum Lane { API, FILE, IMAGE }
+
+    /**
+     * A timer's delay for a wait in nanoseconds: whole milliseconds, rounded up, and at least one. Timers shorter
+     * than a millisecond are not run by the scheduler Quarkus gives Mutiny (a Vert.x timer needs 1 ms at least): a
+     * call that waited a few hundred nanoseconds never woke up.
+     */
+    static Duration timer(long waitNanos) {
+        return Duration.ofMillis(Math.max(1, (waitNanos + 999_999) / 1_000_000));
+    }
 
     /** Takes the slot and returns 0 when it is free now; otherwise returns how long until it may be, in ns. */
     private synchronized long tryTake(boolean search, Lane lane) {

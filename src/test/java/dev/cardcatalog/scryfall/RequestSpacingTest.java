@@ -32,6 +32,30 @@ class RequestSpacingTest {
         assertThat(nextSearch - search).isGreaterThanOrEqualTo(Duration.ofMillis(500).toNanos());
     }
 
+    @Test
+    void imageRequestsGoTheImageSpacingApart() {
+        long first = takeImage();
+        long second = takeImage();
+        long third = takeImage();
+
+        // measured after each wait returns, not when the slot was taken: a few microseconds either way
+        assertThat(second - first).isGreaterThanOrEqualTo(Duration.ofMillis(99).toNanos());
+        assertThat(third - second).isGreaterThanOrEqualTo(Duration.ofMillis(99).toNanos());
+    }
+
+    @Test
+    void aWaitShorterThanAMillisecondStillGetsATimerThatRuns() {
+        assertThat(RequestSpacing.timer(1)).isEqualTo(Duration.ofMillis(1));
+        assertThat(RequestSpacing.timer(400_000)).isEqualTo(Duration.ofMillis(1));
+        assertThat(RequestSpacing.timer(1_000_001)).isEqualTo(Duration.ofMillis(2));
+        assertThat(RequestSpacing.timer(100_000_000)).isEqualTo(Duration.ofMillis(100));
+    }
+
+    private long takeImage() {
+        spacing.awaitImage().await().atMost(Duration.ofSeconds(5));
+        return System.nanoTime();
+    }
+
     private long takeApi(String path) {
         spacing.awaitApi(path).await().atMost(Duration.ofSeconds(5));
         return System.nanoTime();

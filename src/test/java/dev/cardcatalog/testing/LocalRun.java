@@ -40,6 +40,10 @@ public final class LocalRun {
         }
         Map<String, String> config = ServiceProcess.infrastructure(postgres, kafka, standIn);
         config.put("card-catalog.data-dir", dir.resolve("data").toString());
+        if (!real) {
+            // the bundled sample also links images on Scryfall's older host; the stand-in serves both
+            config.put("card-catalog.art.image-hosts", "cards.scryfall.io,c1.scryfall.com");
+        }
         List<String> options = jvmOptions.isBlank() ? List.of() : List.of(jvmOptions.trim().split("\\s+"));
 
         System.out.println("Starting card-catalog ...");

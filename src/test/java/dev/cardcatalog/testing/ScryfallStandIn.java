@@ -36,7 +36,8 @@ import java.util.zip.GZIPOutputStream;
  * A Scryfall stand-in that speaks real HTTP on a dynamic port and serves the real Scryfall data bundled in
  * {@code src/test/resources/scryfall/} (see its PROVENANCE.md): {@code /bulk-data} in the current shape
  * ({@code jsonl_download_uri}, {@code compressed_size}) or the legacy one ({@code download_uri}, {@code size}), the
- * bulk files themselves, {@code /sets} in pages, and whatever a test adds (card images, other bulk files).
+ * bulk files themselves, {@code /sets} in pages, generated card images at Scryfall's {@code small} image paths, and
+ * whatever a test adds (other bulk files, routes).
  *
  * <p>Like Scryfall, it answers 400 to an API request without a {@code User-Agent} or {@code Accept} header, and
  * 400 {@code generic_user_agent} to a library's default User-Agent.
@@ -91,6 +92,11 @@ public final class ScryfallStandIn implements AutoCloseable {
             String body = "{\"object\":\"error\",\"code\":\"" + code + "\",\"status\":" + status
                     + ",\"details\":\"Scripted by the stand-in.\"}";
             return new Fault(status, new LinkedHashMap<>(), body.getBytes(StandardCharsets.UTF_8), -1, false, null, 0);
+        }
+
+        /** Answers normally: lets a request through ahead of the faults queued after it. */
+        public static Fault pass() {
+            return new Fault(0, Map.of(), null, -1, false, null, 0);
         }
 
         /** Closes the connection as soon as the request arrives, without an answer. */
@@ -148,6 +154,7 @@ public final class ScryfallStandIn implements AutoCloseable {
     private volatile boolean rotateVersions;
     private int rotation;
     private final Map<String, BulkFile> bulkFiles = new LinkedHashMap<>();
+    private final Map<String, byte[]> images = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ScryfallStandIn(int port) {
         setsJson = resource("scryfall/sets/api-types-2023__Set__Sets.json");
@@ -368,6 +375,9 @@ public final class ScryfallStandIn implements AutoCloseable {
                     : "application/octet-stream";
             return new Served(200, type, Map.of(), body);
         }
+        if (isImage(path)) {
+            return image(path);
+        }
         if (path.startsWith("/file/")) {
             return bulkFile(path);
         }
@@ -399,6 +409,34 @@ public final class ScryfallStandIn implements AutoCloseable {
                     resource("scryfall/errors/issue-quoted__400_generic_user_agent.json")));
         }
         return Optional.empty();
+    }
+
+    /** A {@code small} image path of either host: {@code /small/front/...} or {@code /file/scryfall-cards/small/...}. */
+    public static boolean isImage(String path) {
+        return (path.startsWith("/small/") || path.startsWith("/file/scryfall-cards/small/")) && path.endsWith(".jpg");
+    }
+
+    /**
+     * A generated card image for a Scryfall {@code small} image path ({@code /small/front/a/b/<card id>.jpg}): the
+     * card art of {@link #imageSeed}, a 146×204 JPEG. Generated images are kept, so each is drawn once.
+     */
+    private Served image(String path) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        int dot = name.indexOf('.');
+        String id = dot < 0 ? name : name.substring(0, dot);
+        byte[] jpeg;
+        try {
+            jpeg = images.computeIfAbsent(id, key -> CardArtGenerator.smallJpeg(imageSeed(key)));
+        } catch (IllegalArgumentException e) {
+            return error(404, "not_found", "No such image.");
+        }
+        return new Served(200, "image/jpeg", Map.of(), jpeg);
+    }
+
+    /** The {@link CardArtGenerator} seed of the image the stand-in serves for a card id. */
+    public static long imageSeed(String cardId) {
+        java.util.UUID id = java.util.UUID.fromString(cardId);
+        return id.getMostSignificantBits() ^ id.getLeastSignificantBits();
     }
 
     private synchronized ObjectNode bulkDataList() {

@@ -26,7 +26,7 @@ public final class TestDatabase {
     public static void clear() {
         // before the service's first start the schema may not exist yet
         execute("DO $$ BEGIN IF to_regclass('public.job') IS NOT NULL THEN "
-                + "TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window; END IF; END $$");
+                + "TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window, art_fingerprint; END IF; END $$");
     }
 
     public static void execute(String sql, Object... parameters) {

@@ -1,0 +1,293 @@
+package dev.cardcatalog.art;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cardcatalog.testing.ArtProfile;
+import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.CardArtGenerator;
+import dev.cardcatalog.testing.CardCatalogTestResource;
+import dev.cardcatalog.testing.Jobs;
+import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.ScryfallStandIn.Fault;
+import dev.cardcatalog.testing.ScryfallStandIn.RecordedRequest;
+import dev.cardcatalog.testing.TestData;
+import dev.cardcatalog.testing.TestDatabase;
+import dev.cardcatalog.testing.TestKafka;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The art build, the index file and matching (SERVICE.md §5), against the stand-in's generated card images. */
+@QuarkusTest
+@TestProfile(ArtProfile.class)
+@WithTestResource(CardCatalogTestResource.class)
+class ArtBuildTest {
+
+    private final ScryfallStandIn standIn = ScryfallStandIn.shared();
+
+    @BeforeEach
+    void reset() {
+        TestData.reset();
+    }
+
+    @Test
+    void anAppliedRefreshStartsABuildThatFingerprintsEveryArtworkAndWritesTheIndex() throws Exception {
+        Map<String, String> expected = expectedArtworks();
+
+        JsonPath build = refreshThenBuild();
+
+        assertThat(build.getString("state")).isEqualTo("succeeded");
+        assertThat(build.getString("runs[0].status")).isEqualTo("applied");
+        assertThat(build.getLong("runs[0].counts.artworks")).isEqualTo(expected.size());
+        assertThat(build.getLong("runs[0].counts.fingerprinted")).isEqualTo(expected.size());
+        assertThat(build.getLong("runs[0].counts.failed")).isZero();
+
+        JsonPath index = given().get("/api/art-index").then().statusCode(200).extract().jsonPath();
+        assertThat(index.getLong("count")).isEqualTo(expected.size());
+        assertThat(index.getString("digest")).isEqualTo("aa574ad30218cd69");
+        assertThat(index.getString("catalog_version")).isEqualTo(ScryfallStandIn.SAMPLE_VERSION);
+        String name = index.getString("file_name");
+        assertThat(name).isEqualTo("art-index-" + ScryfallStandIn.SAMPLE_VERSION + "-aa574ad30218cd69-"
+                + expected.size() + ".bin.gz");
+
+        Response file = rawFile(name);
+        assertThat(file.statusCode()).isEqualTo(200);
+        assertThat(file.header("ETag")).isEqualTo("\"" + name + "\"");
+        assertThat(file.header("Content-Encoding")).isEqualTo("gzip");
+        assertThat(file.header("Cache-Control")).isEqualTo("max-age=31536000, public, immutable");
+        byte[] body = gunzip(file.asByteArray());
+        assertThat(body).hasSize(28 + 144 * expected.size());
+        ArtIndexFile.Contents contents = ArtIndexFile.read(new ByteArrayInputStream(file.asByteArray()),
+                "aa574ad30218cd69", 1_000_000);
+        assertThat(contents.entries()).extracting(e -> e.artworkId().toString())
+                .containsExactlyInAnyOrderElementsOf(expected.keySet());
+        // each fingerprint is the one of the image the stand-in served for the representative printing
+        for (ArtIndexFile.Entry entry : contents.entries().subList(0, 25)) {
+            String cardId = expected.get(entry.artworkId().toString());
+            byte[] image = CardArtGenerator.smallJpeg(ScryfallStandIn.imageSeed(cardId));
+            assertThat(entry.fingerprint()).isEqualTo(ArtFingerprint.compute(new ImageDecoder().decode(image),
+                    ArtSettings.FROZEN.zeroOffset()));
+        }
+
+        given().header("If-None-Match", "\"" + name + "\"").get("/api/art-index/files/" + name)
+                .then().statusCode(304);
+        given().get("/api/art-index/files/art-index-x-aa574ad30218cd69-1.bin.gz").then().statusCode(404)
+                .contentType("application/problem+json");
+        given().get("/api/art-index/files/..%2Fbulk").then().statusCode(404);
+
+        JsonPath event = TestKafka.readAll("card-catalog.events", Duration.ofSeconds(3)).stream()
+                .filter(r -> "art-index-ready".equals(r.key()))
+                .map(r -> new JsonPath(new String(r.value(), StandardCharsets.UTF_8)))
+                .filter(e -> build.getString("id").equals(e.getString("jobId")))
+                .findFirst().orElseThrow();
+        assertThat(event.getString("fileName")).isEqualTo(name);
+        assertThat(event.getLong("count")).isEqualTo(expected.size());
+        assertThat(event.getString("digest")).isEqualTo("aa574ad30218cd69");
+
+        // a second build has nothing to fetch and writes the same index
+        String again = given().contentType("application/json").body("{}").post("/api/art-builds")
+                .then().statusCode(202).extract().jsonPath().getString("id");
+        int images = imageRequests().size();
+        JsonPath second = Jobs.awaitFinished(again);
+        assertThat(second.getLong("runs[0].counts.already")).isEqualTo(expected.size());
+        assertThat(imageRequests()).hasSize(images);
+    }
+
+    @Test
+    void aMissingImageAndOneFailingToTheLastAttemptAreTwoFailedImagesAndTheBuildFinishes() throws IOException {
+        Map<String, String> expected = expectedArtworks();
+        List<String> artworks = new ArrayList<>(expected.keySet());
+        artworks.sort(Comparator.naturalOrder());
+        String missing = artworks.get(3);
+        String broken = artworks.get(7);
+        standIn.always(imagePath(expected.get(missing)), Fault.status(404));
+        standIn.always(imagePath(expected.get(broken)), Fault.status(500));
+
+        JsonPath build = refreshThenBuild();
+
+        assertThat(build.getString("state")).isEqualTo("succeeded");
+        assertThat(build.getLong("runs[0].counts.failed")).isEqualTo(2);
+        assertThat(build.getLong("runs[0].counts.fingerprinted")).isEqualTo(expected.size() - 2);
+        assertThat(build.getString("runs[0].message")).contains("2 failed images").contains(missing).contains(broken);
+        assertThat(standIn.requests(imagePath(expected.get(missing)))).hasSize(1);
+        assertThat(standIn.requests(imagePath(expected.get(broken)))).hasSize(3);
+        given().get("/api/art-index").then().statusCode(200).body("count", equalTo(expected.size() - 2));
+    }
+
+    @Test
+    void aRateLimitStopsTheBuildWhichComesBackNoSoonerAndEndsWithTheUninterruptedIndex() throws IOException {
+        Map<String, String> expected = expectedArtworks();
+        JsonPath uninterrupted = refreshThenBuild();
+        byte[] uninterruptedIndex = gunzip(rawFile(given().get("/api/art-index").jsonPath()
+                .getString("file_name")).asByteArray());
+        assertThat(uninterrupted.getString("state")).isEqualTo("succeeded");
+
+        // the same catalog, fingerprints and images forgotten: the next build starts from nothing
+        TestDatabase.execute("TRUNCATE art_fingerprint");
+        TestData.deleteTree(TestData.DATA_DIR.resolve("art"));
+        standIn.reset();
+        Fault[] faults = new Fault[101];
+        java.util.Arrays.fill(faults, Fault.pass());
+        faults[100] = Fault.status(429).header("Retry-After", "45");
+        // an art build requests images only, on two hosts' paths: queue on "/" to count them all
+        standIn.enqueue("/", faults);
+
+        String jobId = given().contentType("application/json").body("{}").post("/api/art-builds")
+                .then().statusCode(202).extract().jsonPath().getString("id");
+        JsonPath waiting = Jobs.awaitState(jobId, Duration.ofSeconds(60), Set.of("waiting"));
+
+        assertThat(waiting.getString("runs[0].status")).isEqualTo("failed");
+        assertThat(waiting.getString("runs[0].message")).contains("429").contains("asking for 45 s");
+        assertThat(waiting.getLong("runs[0].counts.fingerprinted")).isEqualTo(100);
+        List<RecordedRequest> beforeRetry = imageRequests();
+        assertThat(beforeRetry).hasSize(101); // no image requested after the 429
+        Instant rateLimitedAt = beforeRetry.get(100).receivedAt();
+        Instant retryAt = Instant.parse(waiting.getString("retry_at"));
+        assertThat(Duration.between(rateLimitedAt, retryAt)).isBetween(Duration.ofSeconds(44),
+                Duration.ofSeconds(46));
+
+        JsonPath done = Jobs.awaitState(jobId, Duration.ofSeconds(120), Jobs.FINISHED);
+        assertThat(done.getString("state")).isEqualTo("succeeded");
+        assertThat(done.getList("runs")).hasSize(2);
+        List<RecordedRequest> all = imageRequests();
+        assertThat(all.get(101).receivedAt()).isAfterOrEqualTo(retryAt);
+        assertThat(all).hasSize(expected.size() + 1); // every image once, the rate-limited one twice
+        Set<String> paths = new HashSet<>();
+        all.forEach(request -> paths.add(request.path()));
+        assertThat(paths).hasSize(expected.size());
+        byte[] resumedIndex = gunzip(rawFile(given().get("/api/art-index").jsonPath()
+                .getString("file_name")).asByteArray());
+        assertThat(resumedIndex).isEqualTo(uninterruptedIndex);
+    }
+
+    @Test
+    void aSimulatedPhotoOfACardFindsItsArtworkFirst() throws IOException {
+        Map<String, String> expected = expectedArtworks();
+        refreshThenBuild();
+        List<String> artworks = new ArrayList<>(expected.keySet());
+        artworks.sort(Comparator.naturalOrder());
+
+        for (int i = 0; i < 20; i++) {
+            String artwork = artworks.get(i * 31 % artworks.size());
+            String cardId = expected.get(artwork);
+            byte[] photo = CaptureSimulator.captureJpeg(ScryfallStandIn.imageSeed(cardId), 1000 + i);
+
+            JsonPath matches = given().contentType("image/jpeg").body(photo).post("/api/art-index/matches")
+                    .then().statusCode(200).extract().jsonPath();
+
+            assertThat(matches.getList("matches")).hasSize(10);
+            assertThat(matches.getString("matches[0].illustration_id")).isEqualTo(artwork);
+            assertThat(matches.getBoolean("matches[0].confident")).isTrue();
+            assertThat(matches.getList("matches[0].printings.id")).contains(cardId);
+        }
+        given().contentType("image/png").body("not a picture".getBytes(StandardCharsets.UTF_8))
+                .post("/api/art-index/matches").then().statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo("body"));
+    }
+
+    /** The index file as sent: gzip, not decoded by the client. */
+    private static Response rawFile(String name) {
+        return given().config(io.restassured.RestAssured.config().decoderConfig(
+                io.restassured.config.DecoderConfig.decoderConfig().noContentDecoders()))
+                .get("/api/art-index/files/" + name);
+    }
+
+    private List<RecordedRequest> imageRequests() {
+        return standIn.requests().stream().filter(r -> ScryfallStandIn.isImage(r.path())).toList();
+    }
+
+    private static JsonPath refreshThenBuild() {
+        String refresh = Jobs.postRefresh("manual");
+        assertThat(Jobs.awaitFinished(refresh).getString("state")).isEqualTo("succeeded");
+        String[] build = new String[1];
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            var rows = TestDatabase.rows("SELECT id::text AS id FROM job WHERE kind = 'art-build' AND source = ?",
+                    "after refresh " + refresh);
+            build[0] = rows.isEmpty() ? null : (String) rows.get(0).get("id");
+            return build[0] != null;
+        });
+        return Jobs.awaitState(build[0], Duration.ofSeconds(120), Jobs.FINISHED);
+    }
+
+    /**
+     * The artworks of the bundled sample worked out here from the card objects, independently of the service's
+     * SQL: illustration id → the card id of its oldest English paper printing of kind "card" with a small image.
+     */
+    static Map<String, String> expectedArtworks() throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, JsonNode> best = new HashMap<>();
+        for (String line : ScryfallStandIn.sampleCardLines()) {
+            JsonNode card = json.readTree(line);
+            JsonNode face = card.path("card_faces").path(0);
+            String illustration = face.hasNonNull("illustration_id") ? face.get("illustration_id").asText()
+                    : card.path("illustration_id").asText(null);
+            String small = face.path("image_uris").hasNonNull("small") ? face.path("image_uris").get("small").asText()
+                    : card.path("image_uris").path("small").asText(null);
+            boolean paper = false;
+            for (JsonNode game : card.path("games")) {
+                paper |= game.asText().equals("paper");
+            }
+            String layout = card.path("layout").asText();
+            if (illustration == null || small == null || !paper || card.path("digital").asBoolean(false)
+                    || !card.path("lang").asText().equals("en")
+                    || Set.of("token", "double_faced_token", "emblem", "art_series").contains(layout)) {
+                continue;
+            }
+            best.merge(illustration, card, (a, b) -> older(a, b) ? a : b);
+        }
+        Map<String, String> artworks = new HashMap<>();
+        best.forEach((illustration, card) -> artworks.put(illustration, card.get("id").asText()));
+        return artworks;
+    }
+
+    private static boolean older(JsonNode a, JsonNode b) {
+        Comparator<JsonNode> order = Comparator
+                .comparing((JsonNode c) -> c.path("released_at").asText("9999-99-99"))
+                .thenComparing(c -> c.path("set").asText())
+                .thenComparing(c -> c.path("collector_number").asText())
+                .thenComparing(c -> c.path("id").asText());
+        return order.compare(a, b) <= 0;
+    }
+
+    /** The path of the card's small image on the stand-in (the sample links two Scryfall image hosts). */
+    private static String imagePath(String cardId) {
+        for (String line : ScryfallStandIn.sampleCardLines()) {
+            if (line.contains("\"id\":\"" + cardId + "\"")) {
+                java.util.regex.Matcher small = java.util.regex.Pattern
+                        .compile("\"small\":\"https://[^/]+(/[^\"?]+)").matcher(line);
+                if (small.find()) {
+                    return small.group(1);
+                }
+            }
+        }
+        throw new IllegalStateException("no small image for " + cardId);
+    }
+
+    private static byte[] gunzip(byte[] gz) throws IOException {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
+            return in.readAllBytes();
+        }
+    }
+}
