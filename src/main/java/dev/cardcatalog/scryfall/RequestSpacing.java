@@ -26,12 +26,21 @@ public class RequestSpacing {
     private long nextFile;
     private long nextImage;
 
+    private final java.util.function.LongSupplier nanoClock;
+
+    @jakarta.inject.Inject
     public RequestSpacing(ScryfallConfig config) {
+        this(config, System::nanoTime);
+    }
+
+    /** With a clock of its own, in nanoseconds: for tests. */
+    RequestSpacing(ScryfallConfig config, java.util.function.LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
         this.apiNanos = config.apiSpacing().toNanos();
         this.searchNanos = config.searchSpacing().toNanos();
         this.fileNanos = config.fileSpacing().toNanos();
         this.imageNanos = config.imageSpacing().toNanos();
-        long now = System.nanoTime();
+        long now = nanoClock.getAsLong();
         nextApi = now;
         nextSearch = now;
         nextFile = now;
@@ -74,7 +83,7 @@ public class RequestSpacing {
         });
     }
 
-    private enum Lane { API, FILE, IMAGE }
+    enum Lane { API, FILE, IMAGE }
 
     /**
      * A timer's delay for a wait in nanoseconds: whole milliseconds, rounded up, and at least one. Timers shorter
@@ -86,8 +95,8 @@ public class RequestSpacing {
     }
 
     /** Takes the slot and returns 0 when it is free now; otherwise returns how long until it may be, in ns. */
-    private synchronized long tryTake(boolean search, Lane lane) {
-        long now = System.nanoTime();
+    synchronized long tryTake(boolean search, Lane lane) {
+        long now = nanoClock.getAsLong();
         long earliest = switch (lane) {
             case FILE -> nextFile;
             case IMAGE -> nextImage;

@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -152,19 +151,10 @@ class CommandFlowTest {
     }
 
     private static ConsumerRecord<String, byte[]> awaitDeadLetter(String value) {
-        @SuppressWarnings("unchecked")
-        ConsumerRecord<String, byte[]>[] found = new ConsumerRecord[1];
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            found[0] = TestKafka.readAll(DLQ, Duration.ofSeconds(2)).stream()
-                    .filter(r -> value.equals(new String(r.value(), StandardCharsets.UTF_8)))
-                    .findFirst().orElse(null);
-            return found[0] != null;
-        });
-        return found[0];
+        return TestKafka.awaitValue(DLQ, value, Duration.ofSeconds(30));
     }
 
     private static String header(ConsumerRecord<String, byte[]> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+        return TestKafka.header(record, name);
     }
 }

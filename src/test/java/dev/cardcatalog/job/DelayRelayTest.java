@@ -1,7 +1,6 @@
 package dev.cardcatalog.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.TestData;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -94,35 +92,18 @@ class DelayRelayTest {
     }
 
     private static List<ConsumerRecord<String, byte[]>> forwarded(String value) {
-        return TestKafka.readAll(COMMANDS, Duration.ofSeconds(2)).stream()
-                .filter(r -> value.equals(new String(r.value(), StandardCharsets.UTF_8))).toList();
+        return TestKafka.withValue(COMMANDS, value);
     }
 
     private static ConsumerRecord<String, byte[]> awaitForwarded(String value, Duration within) {
-        @SuppressWarnings("unchecked")
-        ConsumerRecord<String, byte[]>[] found = new ConsumerRecord[1];
-        await().atMost(within).pollInterval(Duration.ofMillis(200)).until(() -> {
-            List<ConsumerRecord<String, byte[]>> records = forwarded(value);
-            found[0] = records.isEmpty() ? null : records.get(0);
-            return found[0] != null;
-        });
-        return found[0];
+        return TestKafka.awaitValue(COMMANDS, value, within);
     }
 
     private static ConsumerRecord<String, byte[]> awaitDead(String value) {
-        @SuppressWarnings("unchecked")
-        ConsumerRecord<String, byte[]>[] found = new ConsumerRecord[1];
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            found[0] = TestKafka.readAll(DLQ, Duration.ofSeconds(2)).stream()
-                    .filter(r -> value.equals(new String(r.value(), StandardCharsets.UTF_8)))
-                    .findFirst().orElse(null);
-            return found[0] != null;
-        });
-        return found[0];
+        return TestKafka.awaitValue(DLQ, value, Duration.ofSeconds(30));
     }
 
     private static String header(ConsumerRecord<String, byte[]> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+        return TestKafka.header(record, name);
     }
 }

@@ -7,40 +7,49 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The spacing between requests (SERVICE.md §3.1), measured on the moments the spacing lets requests go. */
+/**
+ * The spacing between requests (SERVICE.md §3.1), on a clock the test moves: when a request may go, and that taking
+ * a slot pushes the next one. Real requests are measured at the stand-in in {@code ScryfallClientTest}.
+ */
 class RequestSpacingTest {
 
-    private final RequestSpacing spacing = new RequestSpacing(config(Duration.ofMillis(100), Duration.ofMillis(500)));
+    private static final long MS = 1_000_000;
+
+    private long now = 1_000 * MS;
+    private final RequestSpacing spacing = new RequestSpacing(
+            config(Duration.ofMillis(100), Duration.ofMillis(500)), () -> now);
 
     @Test
-    void apiRequestsGoAHundredMillisecondsApart() {
-        long first = takeApi("/sets");
-        long second = takeApi("/bulk-data");
-        long third = takeApi("/sets");
-
-        assertThat(second - first).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
-        assertThat(third - second).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
+    void anApiRequestWaitsUntilAHundredMillisecondsAfterThePreviousOneWent() {
+        assertThat(take(false, RequestSpacing.Lane.API)).isZero();
+        now += 30 * MS;
+        assertThat(take(false, RequestSpacing.Lane.API)).isEqualTo(70 * MS);
+        now += 70 * MS;
+        assertThat(take(false, RequestSpacing.Lane.API)).isZero();
+        now += 250 * MS;
+        assertThat(take(false, RequestSpacing.Lane.API)).isZero();
     }
 
     @Test
-    void searchLikeEndpointsGoFiveHundredMillisecondsApartAndStillCountForTheApi() {
-        long search = takeApi("/cards/search");
-        long other = takeApi("/sets");
-        long nextSearch = takeApi("/cards/named");
-
-        assertThat(other - search).isBetween(Duration.ofMillis(100).toNanos(), Duration.ofMillis(400).toNanos());
-        assertThat(nextSearch - search).isGreaterThanOrEqualTo(Duration.ofMillis(500).toNanos());
+    void searchLikeEndpointsWaitFiveHundredMillisecondsAndStillCountForTheApi() {
+        assertThat(take(true, RequestSpacing.Lane.API)).isZero();
+        now += 100 * MS;
+        assertThat(take(false, RequestSpacing.Lane.API)).isZero();
+        now += 100 * MS;
+        assertThat(take(true, RequestSpacing.Lane.API)).isEqualTo(300 * MS);
+        now += 300 * MS;
+        assertThat(take(true, RequestSpacing.Lane.API)).isZero();
+        now += 50 * MS;
+        assertThat(take(false, RequestSpacing.Lane.API)).isEqualTo(50 * MS);
     }
 
     @Test
-    void imageRequestsGoTheImageSpacingApart() {
-        long first = takeImage();
-        long second = takeImage();
-        long third = takeImage();
-
-        // measured after each wait returns, not when the slot was taken: a few microseconds either way
-        assertThat(second - first).isGreaterThanOrEqualTo(Duration.ofMillis(99).toNanos());
-        assertThat(third - second).isGreaterThanOrEqualTo(Duration.ofMillis(99).toNanos());
+    void imagesHaveALaneOfTheirOwnAndBulkFilesAreNotSpaced() {
+        assertThat(take(false, RequestSpacing.Lane.API)).isZero();
+        assertThat(take(false, RequestSpacing.Lane.IMAGE)).isZero();
+        assertThat(take(false, RequestSpacing.Lane.IMAGE)).isEqualTo(100 * MS);
+        assertThat(take(false, RequestSpacing.Lane.FILE)).isZero();
+        assertThat(take(false, RequestSpacing.Lane.FILE)).isZero();
     }
 
     @Test
@@ -51,14 +60,20 @@ class RequestSpacingTest {
         assertThat(RequestSpacing.timer(100_000_000)).isEqualTo(Duration.ofMillis(100));
     }
 
-    private long takeImage() {
-        spacing.awaitImage().await().atMost(Duration.ofSeconds(5));
-        return System.nanoTime();
+    @Test
+    void waitingOnRealTimersEnds() {
+        RequestSpacing real = new RequestSpacing(config(Duration.ofMillis(20), Duration.ofMillis(50)));
+        long start = System.nanoTime();
+        for (int i = 0; i < 10; i++) {
+            real.awaitImage().await().atMost(Duration.ofSeconds(5));
+            real.awaitApi("/sets").await().atMost(Duration.ofSeconds(5));
+        }
+        // ten image slots 100 ms apart: nine waits at least
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(900 * MS);
     }
 
-    private long takeApi(String path) {
-        spacing.awaitApi(path).await().atMost(Duration.ofSeconds(5));
-        return System.nanoTime();
+    private long take(boolean search, RequestSpacing.Lane lane) {
+        return spacing.tryTake(search, lane);
     }
 
     static ScryfallConfig config(Duration api, Duration search) {

@@ -16,21 +16,35 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** Partitions of an auto-created topic: more than one, so partition-level behaviour is exercised. */
     public static final int PARTITIONS = 3;
 
+    /** The system property holding the bootstrap servers of the JVM's broker (see EmbeddedPostgresServer). */
+    static final String BOOTSTRAP_PROPERTY = "card-catalog.test.kafka.bootstrap";
+
     private static EmbeddedKafkaBroker shared;
 
+    /** The broker, when this instance started it; null for a handle on one another class loader started. */
     private final KafkaClusterTestKit cluster;
+    private final String bootstrapServers;
 
-    private EmbeddedKafkaBroker(KafkaClusterTestKit cluster) {
+    private EmbeddedKafkaBroker(KafkaClusterTestKit cluster, String bootstrapServers) {
         this.cluster = cluster;
+        this.bootstrapServers = bootstrapServers;
     }
 
-    /** The JVM's broker, started on first use; stopped by a shutdown hook. */
-    public static synchronized EmbeddedKafkaBroker shared() {
-        if (shared == null) {
-            shared = start(null);
-            Runtime.getRuntime().addShutdownHook(new Thread(shared::closeQuietly, "embedded-kafka-stop"));
+    /** The JVM's broker, started on first use (by whichever class loader comes first); stopped at exit. */
+    public static EmbeddedKafkaBroker shared() {
+        synchronized (System.getProperties()) {
+            if (shared == null) {
+                String bootstrap = System.getProperty(BOOTSTRAP_PROPERTY);
+                if (bootstrap != null) {
+                    shared = new EmbeddedKafkaBroker(null, bootstrap);
+                } else {
+                    shared = start(null);
+                    System.setProperty(BOOTSTRAP_PROPERTY, shared.bootstrapServers());
+                    Runtime.getRuntime().addShutdownHook(new Thread(shared::closeQuietly, "embedded-kafka-stop"));
+                }
+            }
+            return shared;
         }
-        return shared;
     }
 
     /**
@@ -65,19 +79,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             cluster.format();
             cluster.startup();
             cluster.waitForReadyBrokers();
-            return new EmbeddedKafkaBroker(cluster);
+            return new EmbeddedKafkaBroker(cluster, cluster.bootstrapServers());
         } catch (Exception e) {
             throw new IllegalStateException("could not start the embedded Kafka broker", e);
         }
     }
 
     public String bootstrapServers() {
-        return cluster.bootstrapServers();
+        return bootstrapServers;
     }
 
     @Override
     public void close() throws Exception {
-        cluster.close();
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     private void closeQuietly() {

@@ -21,20 +21,37 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     public static final String USER = "postgres";
     public static final String PASSWORD = "postgres";
 
+    /**
+     * The system property holding the port of the JVM's server. Quarkus loads test classes again for each test
+     * profile, so a static field alone would start a server per profile; the property is seen by all of them.
+     */
+    static final String PORT_PROPERTY = "card-catalog.test.postgres.port";
+
     private static EmbeddedPostgresServer shared;
 
+    /** The server, when this instance started it; null for a handle on one another class loader started. */
     private final EmbeddedPostgres postgres;
+    private final int port;
 
-    private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, int port) {
         this.postgres = postgres;
+        this.port = port;
     }
 
-    /** The JVM's server, started on first use; stopped by a shutdown hook. */
-    public static synchronized EmbeddedPostgresServer shared() {
-        if (shared == null) {
-            shared = start(null, 0);
+    /** The JVM's server, started on first use (by whichever class loader comes first); stopped at exit. */
+    public static EmbeddedPostgresServer shared() {
+        synchronized (System.getProperties()) {
+            if (shared == null) {
+                String port = System.getProperty(PORT_PROPERTY);
+                if (port != null) {
+                    shared = new EmbeddedPostgresServer(null, Integer.parseInt(port));
+                } else {
+                    shared = start(null, 0);
+                    System.setProperty(PORT_PROPERTY, String.valueOf(shared.port()));
+                }
+            }
+            return shared;
         }
-        return shared;
     }
 
     /**
@@ -62,7 +79,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             if (dataDirectory != null) {
                 builder.setDataDirectory(dataDirectory).setCleanDataDirectory(false);
             }
-            EmbeddedPostgresServer server = new EmbeddedPostgresServer(builder.start());
+            EmbeddedPostgres postgres = builder.start();
+            EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, postgres.getPort());
             server.createDatabase();
             return server;
         } catch (IOException e) {
@@ -71,7 +89,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     private void createDatabase() {
-        try (Connection connection = postgres.getPostgresDatabase().getConnection();
+        try (Connection connection = java.sql.DriverManager.getConnection(
+                "jdbc:postgresql://localhost:" + port + "/postgres", USER, PASSWORD);
                 Statement statement = connection.createStatement()) {
             var exists = statement.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'");
             if (!exists.next()) {
@@ -83,7 +102,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     public int port() {
-        return postgres.getPort();
+        return port;
     }
 
     public String jdbcUrl() {
@@ -96,6 +115,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        postgres.close();
+        if (postgres != null) {
+            postgres.close();
+        }
     }
 }

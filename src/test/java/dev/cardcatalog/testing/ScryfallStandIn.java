@@ -28,7 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -37,7 +36,7 @@ import java.util.zip.GZIPOutputStream;
  * {@code src/test/resources/scryfall/} (see its PROVENANCE.md): {@code /bulk-data} in the current shape
  * ({@code jsonl_download_uri}, {@code compressed_size}) or the legacy one ({@code download_uri}, {@code size}), the
  * bulk files themselves, {@code /sets} in pages, generated card images at Scryfall's {@code small} image paths, and
- * whatever a test adds (other bulk files, routes).
+ * whatever a test adds (other bulk files).
  *
  * <p>Like Scryfall, it answers 400 to an API request without a {@code User-Agent} or {@code Accept} header, and
  * 400 {@code generic_user_agent} to a library's default User-Agent.
@@ -45,6 +44,9 @@ import java.util.zip.GZIPOutputStream;
  * <p>Faults are scripted per path prefix: {@link #enqueue} answers the next matching requests with the given
  * faults in order, {@link #always} answers every matching request. A fault is a status with any headers and body,
  * a cut connection, or a slow body. Every request is recorded with the instant it arrived ({@link #requests()}).
+ *
+ * <p>One runs per JVM ({@link #shared()}). Test classes loaded again for another Quarkus test profile get a handle
+ * that scripts it over HTTP, through its admin routes under {@code /__stand-in/} (not recorded).
  */
 public final class ScryfallStandIn implements AutoCloseable {
 
@@ -74,6 +76,28 @@ public final class ScryfallStandIn implements AutoCloseable {
         public String header(String name) {
             List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
             return values == null || values.isEmpty() ? null : values.get(0);
+        }
+
+        ObjectNode toJson() {
+            ObjectNode node = JSON.createObjectNode();
+            node.put("method", method);
+            node.put("path", path);
+            node.put("query", query);
+            node.put("receivedAt", receivedAt.toString());
+            node.set("headers", JSON.valueToTree(headers));
+            return node;
+        }
+
+        static RecordedRequest fromJson(JsonNode node) {
+            Map<String, List<String>> headers = new LinkedHashMap<>();
+            node.path("headers").fields().forEachRemaining(e -> {
+                List<String> values = new ArrayList<>();
+                e.getValue().forEach(v -> values.add(v.asText()));
+                headers.put(e.getKey(), values);
+            });
+            return new RecordedRequest(node.get("method").asText(), node.get("path").asText(),
+                    node.hasNonNull("query") ? node.get("query").asText() : null, headers,
+                    Instant.parse(node.get("receivedAt").asText()));
         }
     }
 
@@ -130,6 +154,37 @@ public final class ScryfallStandIn implements AutoCloseable {
         boolean replacesAnswer() {
             return status > 0;
         }
+
+        ObjectNode toJson() {
+            ObjectNode node = JSON.createObjectNode();
+            node.put("status", status);
+            node.set("headers", JSON.valueToTree(headers));
+            if (body != null) {
+                node.put("body", java.util.Base64.getEncoder().encodeToString(body));
+            }
+            node.put("cutAfterBytes", cutAfterBytes);
+            node.put("closeWithoutAnswer", closeWithoutAnswer);
+            if (chunkDelay != null) {
+                node.put("chunkDelayMillis", chunkDelay.toMillis());
+            }
+            node.put("chunkSize", chunkSize);
+            return node;
+        }
+
+        static Fault fromJson(JsonNode node) {
+            Map<String, List<String>> headers = new LinkedHashMap<>();
+            node.path("headers").fields().forEachRemaining(e -> {
+                List<String> values = new ArrayList<>();
+                e.getValue().forEach(v -> values.add(v.asText()));
+                headers.put(e.getKey(), values);
+            });
+            return new Fault(node.get("status").asInt(), headers,
+                    node.hasNonNull("body") ? java.util.Base64.getDecoder().decode(node.get("body").asText()) : null,
+                    node.get("cutAfterBytes").asLong(), node.get("closeWithoutAnswer").asBoolean(),
+                    node.hasNonNull("chunkDelayMillis") ? Duration.ofMillis(node.get("chunkDelayMillis").asLong())
+                            : null,
+                    node.get("chunkSize").asInt());
+        }
     }
 
     private record Served(int status, String contentType, Map<String, String> headers, byte[] body) {
@@ -138,12 +193,18 @@ public final class ScryfallStandIn implements AutoCloseable {
     private record BulkFile(String type, String version, byte[] jsonlGz, byte[] legacyGz, long legacySize) {
     }
 
+    /** The system property holding the URL of the JVM's stand-in (see EmbeddedPostgresServer). */
+    static final String URL_PROPERTY = "card-catalog.test.stand-in.url";
+    private static final String ADMIN = "/__stand-in/";
+
+    /** In remote mode, the stand-in this instance scripts over HTTP; null for the stand-in itself. */
+    private final String remote;
+    private final java.net.http.HttpClient http;
     private final Vertx vertx;
     private final HttpServer server;
     private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
     private final Map<String, Deque<Fault>> queued = new LinkedHashMap<>();
     private final Map<String, Fault> sticky = new LinkedHashMap<>();
-    private final Map<String, Function<String, byte[]>> extraRoutes = new LinkedHashMap<>();
     private final byte[] setsJson;
     private final byte[] sampleJsonlGz;
     private final byte[] sampleLegacyGz;
@@ -156,7 +217,21 @@ public final class ScryfallStandIn implements AutoCloseable {
     private final Map<String, BulkFile> bulkFiles = new LinkedHashMap<>();
     private final Map<String, byte[]> images = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** A handle on the stand-in at {@code baseUrl}, scripted through its admin routes. */
+    private ScryfallStandIn(String baseUrl) {
+        remote = baseUrl;
+        http = java.net.http.HttpClient.newHttpClient();
+        setsJson = null;
+        sampleJsonlGz = null;
+        sampleLegacyGz = null;
+        sampleLegacySize = 0;
+        vertx = null;
+        server = null;
+    }
+
     private ScryfallStandIn(int port) {
+        remote = null;
+        http = null;
         setsJson = resource("scryfall/sets/api-types-2023__Set__Sets.json");
         sampleJsonlGz = resource("scryfall/bulk-data/derived__cards-sample.jsonl.gz");
         sampleLegacyGz = resource("scryfall/bulk-data/derived__cards-sample.legacy-array.json.gz");
@@ -172,12 +247,23 @@ public final class ScryfallStandIn implements AutoCloseable {
         }
     }
 
-    /** The JVM's stand-in, started on first use. */
-    public static synchronized ScryfallStandIn shared() {
-        if (shared == null) {
-            shared = start(0);
+    /**
+     * The JVM's stand-in, started on first use. Quarkus loads test classes again for each test profile: an instance
+     * loaded later is a handle that scripts the one running stand-in through its admin routes.
+     */
+    public static ScryfallStandIn shared() {
+        synchronized (System.getProperties()) {
+            if (shared == null) {
+                String url = System.getProperty(URL_PROPERTY);
+                if (url != null) {
+                    shared = new ScryfallStandIn(url);
+                } else {
+                    shared = start(0);
+                    System.setProperty(URL_PROPERTY, shared.baseUrl());
+                }
+            }
+            return shared;
         }
-        return shared;
     }
 
     /** Starts a stand-in on {@code port}, 0 for a free one. */
@@ -187,20 +273,23 @@ public final class ScryfallStandIn implements AutoCloseable {
 
     /** The base URL, {@code http://127.0.0.1:<port>}, without a trailing slash. */
     public String baseUrl() {
-        return "http://127.0.0.1:" + server.actualPort();
+        return remote != null ? remote : "http://127.0.0.1:" + server.actualPort();
     }
 
     public int port() {
-        return server.actualPort();
+        return java.net.URI.create(baseUrl()).getPort();
     }
 
     // ---- scripting ------------------------------------------------------------------------------------------
 
     /** Forgets faults, recorded requests and added files; serves the bundled sample in the current shape. */
     public synchronized void reset() {
+        if (remote != null) {
+            admin("reset", "", new byte[0]);
+            return;
+        }
         queued.clear();
         sticky.clear();
-        extraRoutes.clear();
         requests.clear();
         shape = BulkShape.CURRENT;
         setsPageSize = 250;
@@ -214,32 +303,60 @@ public final class ScryfallStandIn implements AutoCloseable {
      * every refresh downloads a file: a refresh that makes progress each time.
      */
     public synchronized void rotateVersions() {
+        if (remote != null) {
+            admin("rotate-versions", "", new byte[0]);
+            return;
+        }
         rotateVersions = true;
     }
 
     /** Publishes every bulk file's size off by {@code bytes} (to test the download's size check). */
     public void misreportSizesBy(long bytes) {
+        if (remote != null) {
+            admin("misreport", "bytes=" + bytes, new byte[0]);
+            return;
+        }
         this.sizeError = bytes;
     }
 
     /** Answers the next requests whose path starts with {@code pathPrefix} with these faults, in order. */
     public synchronized void enqueue(String pathPrefix, Fault... faults) {
+        if (remote != null) {
+            ArrayNode list = JSON.createArrayNode();
+            for (Fault fault : faults) {
+                list.add(fault.toJson());
+            }
+            admin("enqueue", "path=" + encode(pathPrefix), bytes(list));
+            return;
+        }
         Deque<Fault> queue = queued.computeIfAbsent(pathPrefix, k -> new ArrayDeque<>());
         queue.addAll(List.of(faults));
     }
 
     /** Answers every request whose path starts with {@code pathPrefix} with this fault until {@link #reset()}. */
     public synchronized void always(String pathPrefix, Fault fault) {
+        if (remote != null) {
+            admin("always", "path=" + encode(pathPrefix), bytes(fault.toJson()));
+            return;
+        }
         sticky.put(pathPrefix, fault);
     }
 
     /** Serves the bulk-data items in this shape. */
     public void bulkShape(BulkShape shape) {
+        if (remote != null) {
+            admin("bulk-shape", "shape=" + shape, new byte[0]);
+            return;
+        }
         this.shape = shape;
     }
 
     /** Pages {@code /sets} by this many sets. */
     public void setsPageSize(int size) {
+        if (remote != null) {
+            admin("sets-page-size", "size=" + size, new byte[0]);
+            return;
+        }
         this.setsPageSize = size;
     }
 
@@ -248,6 +365,11 @@ public final class ScryfallStandIn implements AutoCloseable {
      * shapes, replacing the sample.
      */
     public synchronized void serveDefaultCards(String version, List<String> lines) {
+        if (remote != null) {
+            admin("default-cards", "version=" + encode(version),
+                    String.join("\n", lines).getBytes(StandardCharsets.UTF_8));
+            return;
+        }
         byte[] jsonl = gzip((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
         byte[] array = ("[\n" + String.join(",\n", lines) + "\n]\n").getBytes(StandardCharsets.UTF_8);
         bulkFiles.put("default_cards", new BulkFile("default_cards", version, jsonl, gzip(array), array.length));
@@ -255,12 +377,11 @@ public final class ScryfallStandIn implements AutoCloseable {
 
     /** Serves this gzip JSON Lines file as the {@code default_cards} file of {@code version}. */
     public synchronized void serveDefaultCardsFile(String version, byte[] jsonlGz) {
+        if (remote != null) {
+            admin("default-cards-file", "version=" + encode(version), jsonlGz);
+            return;
+        }
         bulkFiles.put("default_cards", new BulkFile("default_cards", version, jsonlGz, null, -1));
-    }
-
-    /** Answers GET requests for {@code path} (exact) with the bytes {@code body} computes from the query string. */
-    public synchronized void route(String path, Function<String, byte[]> body) {
-        extraRoutes.put(path, body);
     }
 
     /** The card objects of the bundled sample, one JSON text per card, in file order. */
@@ -280,17 +401,32 @@ public final class ScryfallStandIn implements AutoCloseable {
 
     /** Every request received since the last {@link #reset()}, in arrival order. */
     public List<RecordedRequest> requests() {
+        if (remote != null) {
+            List<RecordedRequest> recorded = new ArrayList<>();
+            try {
+                for (JsonNode node : JSON.readTree(admin("requests", "", new byte[0]))) {
+                    recorded.add(RecordedRequest.fromJson(node));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return recorded;
+        }
         return List.copyOf(requests);
     }
 
     /** The requests whose path starts with {@code pathPrefix}. */
     public List<RecordedRequest> requests(String pathPrefix) {
-        return requests.stream().filter(r -> r.path().startsWith(pathPrefix)).toList();
+        return requests().stream().filter(r -> r.path().startsWith(pathPrefix)).toList();
     }
 
     // ---- serving --------------------------------------------------------------------------------------------
 
     private void handle(HttpServerRequest request) {
+        if (request.path().startsWith(ADMIN)) {
+            handleAdmin(request);
+            return;
+        }
         Map<String, List<String>> headers = new LinkedHashMap<>();
         request.headers().forEach(e -> headers.computeIfAbsent(e.getKey().toLowerCase(Locale.ROOT),
                 k -> new ArrayList<>()).add(e.getValue()));
@@ -362,19 +498,6 @@ public final class ScryfallStandIn implements AutoCloseable {
     }
 
     private Served serve(HttpServerRequest request, String path) {
-        Function<String, byte[]> extra;
-        synchronized (this) {
-            extra = extraRoutes.get(path);
-        }
-        if (extra != null) {
-            byte[] body = extra.apply(request.query());
-            if (body == null) {
-                return error(404, "not_found", "No such file.");
-            }
-            String type = path.endsWith(".jpg") ? "image/jpeg" : path.endsWith(".png") ? "image/png"
-                    : "application/octet-stream";
-            return new Served(200, type, Map.of(), body);
-        }
         if (isImage(path)) {
             return image(path);
         }
@@ -577,6 +700,80 @@ public final class ScryfallStandIn implements AutoCloseable {
 
     @Override
     public void close() {
-        vertx.close();
+        if (vertx != null) {
+            vertx.close();
+        }
+    }
+
+    // ---- the admin routes: scripting the stand-in from another class loader ------------------------------------
+
+    private byte[] admin(String action, String query, byte[] body) {
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                remote + ADMIN + action + (query.isEmpty() ? "" : "?" + query)))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        try {
+            java.net.http.HttpResponse<byte[]> response = http.send(request,
+                    java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("the stand-in refused " + action + ": "
+                        + new String(response.body(), StandardCharsets.UTF_8));
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void handleAdmin(HttpServerRequest request) {
+        request.body().onComplete(read -> {
+            HttpServerResponse response = request.response();
+            try {
+                byte[] body = read.succeeded() ? read.result().getBytes() : new byte[0];
+                String action = request.path().substring(ADMIN.length());
+                byte[] answer = new byte[0];
+                switch (action) {
+                    case "reset" -> reset();
+                    case "misreport" -> misreportSizesBy(Long.parseLong(request.getParam("bytes")));
+                    case "rotate-versions" -> rotateVersions();
+                    case "bulk-shape" -> bulkShape(BulkShape.valueOf(request.getParam("shape")));
+                    case "sets-page-size" -> setsPageSize(Integer.parseInt(request.getParam("size")));
+                    case "enqueue" -> {
+                        List<Fault> faults = new ArrayList<>();
+                        for (JsonNode node : JSON.readTree(body)) {
+                            faults.add(Fault.fromJson(node));
+                        }
+                        enqueue(request.getParam("path"), faults.toArray(Fault[]::new));
+                    }
+                    case "always" -> always(request.getParam("path"), Fault.fromJson(JSON.readTree(body)));
+                    case "default-cards" -> serveDefaultCards(request.getParam("version"),
+                            List.of(new String(body, StandardCharsets.UTF_8).split("\n")));
+                    case "default-cards-file" -> serveDefaultCardsFile(request.getParam("version"), body);
+                    case "requests" -> {
+                        ArrayNode list = JSON.createArrayNode();
+                        requests().forEach(r -> list.add(r.toJson()));
+                        answer = bytes(list);
+                    }
+                    default -> throw new IllegalArgumentException("no admin action " + action);
+                }
+                response.setStatusCode(200).end(Buffer.buffer(answer));
+            } catch (Exception e) {
+                response.setStatusCode(500).end(String.valueOf(e));
+            }
+        });
+    }
+
+    private static byte[] bytes(JsonNode node) {
+        try {
+            return JSON.writeValueAsBytes(node);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String encode(String text) {
+        return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 }

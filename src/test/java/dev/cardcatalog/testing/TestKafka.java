@@ -46,6 +46,31 @@ public final class TestKafka {
         return send(topic, key, value.getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.of());
     }
 
+    /** The records on {@code topic} whose value is {@code value} (UTF-8), read from the beginning. */
+    public static List<ConsumerRecord<String, byte[]>> withValue(String topic, String value) {
+        return readAll(topic, Duration.ofSeconds(2)).stream()
+                .filter(r -> value.equals(new String(r.value(), java.nio.charset.StandardCharsets.UTF_8)))
+                .toList();
+    }
+
+    /** Waits (at most {@code within}) for a record on {@code topic} whose value is {@code value}; returns it. */
+    public static ConsumerRecord<String, byte[]> awaitValue(String topic, String value, Duration within) {
+        @SuppressWarnings("unchecked")
+        ConsumerRecord<String, byte[]>[] found = new ConsumerRecord[1];
+        org.awaitility.Awaitility.await().atMost(within).pollInterval(Duration.ofMillis(200)).until(() -> {
+            List<ConsumerRecord<String, byte[]>> records = withValue(topic, value);
+            found[0] = records.isEmpty() ? null : records.get(0);
+            return found[0] != null;
+        });
+        return found[0];
+    }
+
+    /** The last header {@code name} of a record as UTF-8 text; null when absent. */
+    public static String header(ConsumerRecord<String, byte[]> record, String name) {
+        org.apache.kafka.common.header.Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** Every record on {@code topic} now, read from the beginning by a fresh consumer group. */
     public static List<ConsumerRecord<String, byte[]>> readAll(String topic, Duration wait) {
         Properties props = new Properties();
