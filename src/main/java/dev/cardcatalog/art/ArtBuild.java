@@ -95,10 +95,12 @@ public class ArtBuild {
     /**
      * Runs one build.
      *
+     * @throws NoCatalogException no refresh has applied yet
      * @throws RateLimitedException the image host asked to wait longer than the client does: the build stopped
      * @throws TransientFailure the database or the disk failed
      */
     public Outcome run(Progress progress) {
+        String catalogVersion = versions.current().orElseThrow(NoCatalogException::new);
         String digest = ArtSettings.FROZEN.digest();
         ArtworkSelector.Selection selection = selector.select();
         Map<UUID, String> done = selector.fingerprinted(digest);
@@ -154,7 +156,7 @@ public class ArtBuild {
         }
 
         progress.stage("index", -1);
-        ArtIndexFile.Written written = writeIndex(selection, digest);
+        ArtIndexFile.Written written = writeIndex(selection, digest, catalogVersion);
         store.refresh();
         int count = indexCount(written.file());
         String message = "ready " + written.file().getFileName() + ": " + count + " artworks"
@@ -265,7 +267,7 @@ public class ArtBuild {
     }
 
     /** Writes the index of the selected artworks' fingerprints with the current digest (SERVICE.md §5.8). */
-    private ArtIndexFile.Written writeIndex(ArtworkSelector.Selection selection, String digest) {
+    private ArtIndexFile.Written writeIndex(ArtworkSelector.Selection selection, String digest, String catalogVersion) {
         Set<UUID> current = new HashSet<>();
         selection.artworks().forEach(artwork -> current.add(artwork.illustrationId()));
         List<ArtIndexFile.Entry> entries = new ArrayList<>();
@@ -284,7 +286,6 @@ public class ArtBuild {
         } catch (SQLException e) {
             throw new TransientFailure("the fingerprints could not be read: " + e.getMessage(), e);
         }
-        String catalogVersion = versions.current().orElse("uncatalogued");
         try {
             ArtIndexFile.Written written = ArtIndexFile.write(store.directory(), catalogVersion, digest, entries);
             if (!written.created()) {

@@ -1,5 +1,6 @@
 package dev.cardcatalog.job;
 
+import dev.cardcatalog.art.NoCatalogException;
 import dev.cardcatalog.catalog.BulkFileIntegrityException;
 import dev.cardcatalog.catalog.CatalogConfigurationException;
 import dev.cardcatalog.catalog.NoValidRecordsException;
@@ -24,7 +25,7 @@ final class FailureReasons {
     static boolean isUnexpected(Throwable failure) {
         return !(failure instanceof ScryfallException || failure instanceof BulkFileIntegrityException
                 || failure instanceof NoValidRecordsException || failure instanceof CatalogConfigurationException
-                || failure instanceof TransientFailure
+                || failure instanceof TransientFailure || failure instanceof NoCatalogException
                 || failure instanceof JobLedger.LedgerException);
     }
 

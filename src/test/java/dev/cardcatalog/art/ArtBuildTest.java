@@ -218,6 +218,18 @@ class ArtBuildTest {
         return standIn.requests().stream().filter(r -> ScryfallStandIn.isImage(r.path())).toList();
     }
 
+    @Test
+    void aBuildBeforeAnyRefreshFailsAndSaysWhy() {
+        String jobId = given().contentType("application/json").body("{}").post("/api/art-builds")
+                .then().statusCode(202).extract().jsonPath().getString("id");
+
+        JsonPath failed = Jobs.awaitFinished(jobId);
+
+        assertThat(failed.getString("state")).isEqualTo("failed");
+        assertThat(failed.getString("message")).startsWith("the catalog has not been refreshed yet");
+        given().get("/api/art-index").then().statusCode(404).contentType("application/problem+json");
+    }
+
     private static JsonPath refreshThenBuild() {
         String refresh = Jobs.postRefresh("manual");
         assertThat(Jobs.awaitFinished(refresh).getString("state")).isEqualTo("succeeded");

@@ -38,6 +38,8 @@ final class Instances implements AutoCloseable {
         Map<String, String> config = ServiceProcess.infrastructure(EmbeddedPostgresServer.shared(),
                 EmbeddedKafkaBroker.shared(), ScryfallStandIn.shared());
         config.put("card-catalog.data-dir", root.resolve(name).toAbsolutePath().toString());
+        // art builds only where a test asks for them
+        config.put("card-catalog.art.enabled", "false");
         config.putAll(overrides);
         ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx256m"), config,
                 root.resolve(name + ".log"), Duration.ofMinutes(2));
