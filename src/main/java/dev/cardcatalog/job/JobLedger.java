@@ -399,6 +399,36 @@ public class JobLedger {
         });
     }
 
+    /** Queued jobs not claimed since before {@code before}: their command may have been lost. */
+    public List<JobRecord> queuedSince(Instant before) {
+        return inTransaction(connection -> {
+            List<JobRecord> jobs = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT * FROM job WHERE state = 'queued' AND updated_at < ?")) {
+                select.setTimestamp(1, Timestamp.from(before));
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        jobs.add(job(rows));
+                    }
+                }
+            }
+            return jobs;
+        });
+    }
+
+    /** Marks a queued job as just sent again, so the sweep waits its grace before sending it once more. */
+    public void touchQueued(UUID jobId) {
+        inTransaction(connection -> {
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE job SET updated_at = ? WHERE id = ? AND state = 'queued'")) {
+                update.setTimestamp(1, Timestamp.from(clock.instant()));
+                update.setObject(2, jobId);
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
     /** Moves a waiting job's retry time (after its command was sent again). */
     public void postponeRetry(UUID jobId, Instant retryAt) {
         inTransaction(connection -> {

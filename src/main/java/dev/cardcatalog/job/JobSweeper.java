@@ -14,7 +14,8 @@ import java.time.Instant;
  *       run is closed {@code interrupted} and the job runs again here; the ledger's conditional update lets only one
  *       instance win, and the work is idempotent and resumable (SERVICE.md §6.3);</li>
  *   <li>sends again the command of a job still waiting well past its retry time (its delayed record was lost, for
- *       instance when publishing it failed).</li>
+ *       instance when publishing it failed), and of a job queued that long without being claimed (its command was
+ *       lost); a command that arrives twice is ignored by the ledger.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -43,6 +44,7 @@ public class JobSweeper {
         try {
             takeOverStaleRuns();
             resendOverdueRetries();
+            resendUnclaimedQueued();
         } catch (RuntimeException e) {
             Log.warnf("the job sweep failed: %s", e.getMessage());
         }
@@ -59,6 +61,22 @@ public class JobSweeper {
                 continue;
             }
             ledger.takeOver(run.runId(), staleBefore).ifPresent(worker::submit);
+        }
+    }
+
+    void resendUnclaimedQueued() {
+        Instant now = clock.instant();
+        for (JobLedger.JobRecord job : ledger.queuedSince(now.minus(retryConfig.overdueGrace()))) {
+            Log.warnf("%s job %s has been queued since %s without a run; sending its command again",
+                    job.kind().wire(), job.id(), job.updatedAt());
+            try {
+                publisher.publish(job.command(), job.retryCount(), job.carriedHeaders())
+                        .await().atMost(config.publishTimeout());
+                ledger.touchQueued(job.id());
+            } catch (RuntimeException e) {
+                Log.warnf("the command of %s job %s could not be sent again: %s", job.kind().wire(), job.id(),
+                        e.getMessage());
+            }
         }
     }
 

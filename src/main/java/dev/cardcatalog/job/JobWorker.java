@@ -102,16 +102,24 @@ public class JobWorker {
         if (!artConfig.enabled()) {
             return;
         }
+        JobLedger.JobRecord build;
         try {
-            JobLedger.JobRecord build = ledger.createQueued(JobKind.ART_BUILD, refresh.trigger(),
-                    "after refresh " + refresh.id());
-            publisher.publish(build.command(), 0, java.util.List.of()).await().atMost(config.publishTimeout());
-            Log.infof("art-build job %s queued after refresh %s", build.id(), refresh.id());
+            build = ledger.createQueued(JobKind.ART_BUILD, refresh.trigger(), "after refresh " + refresh.id());
         } catch (JobInFlightException e) {
             Log.infof("no art build after refresh %s: art-build job %s is already in flight", refresh.id(),
                     e.inFlight());
+            return;
         } catch (RuntimeException e) {
             Log.warnf("no art build after refresh %s: %s", refresh.id(), e.getMessage());
+            return;
+        }
+        try {
+            publisher.publish(build.command(), 0, java.util.List.of()).await().atMost(config.publishTimeout());
+            Log.infof("art-build job %s queued after refresh %s", build.id(), refresh.id());
+        } catch (RuntimeException e) {
+            String reason = "the command could not be published to Kafka: " + e.getMessage();
+            Log.warnf("art-build job %s after refresh %s failed: %s", build.id(), refresh.id(), reason);
+            ledger.failUnpublished(build.id(), reason);
         }
     }
 

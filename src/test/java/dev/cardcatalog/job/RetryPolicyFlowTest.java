@@ -10,6 +10,7 @@ import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.ShortRetryProfile;
 import dev.cardcatalog.testing.TestData;
+import dev.cardcatalog.testing.TestDatabase;
 import dev.cardcatalog.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -67,6 +68,26 @@ class RetryPolicyFlowTest {
         assertThat(failed.getInt("retry_count")).isEqualTo(3);
         given().queryParam("state", "failed").queryParam("kind", "refresh").get("/api/jobs").then().statusCode(200)
                 .body("items.id", hasItem(jobId));
+    }
+
+    @Test
+    void theSweepSendsAgainTheCommandOfAJobQueuedOrWaitingLongPastItsTime() {
+        String queued = java.util.UUID.randomUUID().toString();
+        TestDatabase.execute("INSERT INTO job (id, kind, trigger, state, source, command, created_at, updated_at) "
+                + "VALUES (?::uuid, 'refresh', 'manual', 'queued', 'api', '{}', now() - interval '1 hour', "
+                + "now() - interval '1 hour')", queued);
+
+        assertThat(Jobs.awaitFinished(queued).getString("state")).isEqualTo("succeeded");
+
+        String waiting = java.util.UUID.randomUUID().toString();
+        TestDatabase.execute("INSERT INTO job (id, kind, trigger, state, retry_count, retry_at, source, command, "
+                + "created_at, updated_at) VALUES (?::uuid, 'refresh', 'manual', 'waiting', 1, "
+                + "now() - interval '1 hour', 'api', '{}', now() - interval '2 hours', now() - interval '1 hour')",
+                waiting);
+
+        JsonPath retried = Jobs.awaitFinished(waiting);
+        assertThat(retried.getString("state")).isEqualTo("succeeded");
+        assertThat(retried.getInt("retry_count")).isEqualTo(1);
     }
 
     @Test
