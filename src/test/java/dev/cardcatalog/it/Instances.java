@@ -5,6 +5,7 @@ import dev.cardcatalog.testing.EmbeddedPostgresServer;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestData;
+import dev.cardcatalog.testing.TestKafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,6 +26,8 @@ final class Instances implements AutoCloseable {
 
     Instances() {
         TestData.reset();
+        // commands an earlier test left on the topics would otherwise register jobs in the emptied ledger
+        TestKafka.discardRecords("card-catalog.commands", "card-catalog.commands.delayed");
         TestData.deleteTree(root);
         try {
             Files.createDirectories(root);

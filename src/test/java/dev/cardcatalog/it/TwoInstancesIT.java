@@ -39,6 +39,10 @@ class TwoInstancesIT {
 
             List<String> jobIds = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
+                if (i == 10) {
+                    // two waves, so that at least two refreshes run (one per wave) however long one takes here
+                    awaitHandled(10);
+                }
                 String jobId = UUID.randomUUID().toString();
                 jobIds.add(jobId);
                 // a key for each partition in turn, so both instances consume commands
@@ -47,10 +51,12 @@ class TwoInstancesIT {
                         Map.of());
                 sleep(600);
             }
-            await().atMost(Duration.ofSeconds(120)).until(() -> TestDatabase.count(
-                    "SELECT count(*) FROM job WHERE kind = 'refresh' AND state IN ('succeeded', 'skipped', 'failed')")
-                    >= 20);
+            awaitHandled(20);
             assertThat(TestDatabase.count("SELECT count(*) FROM job")).isEqualTo(20);
+            for (String jobId : jobIds) {
+                assertThat(TestDatabase.count("SELECT count(*) FROM job WHERE id = ?::uuid", jobId))
+                        .as("job %s in the ledger", jobId).isEqualTo(1);
+            }
 
             assertThat(TestDatabase.count("SELECT count(*) FROM job WHERE state = 'failed'")).isZero();
             long succeeded = TestDatabase.count("SELECT count(*) FROM job WHERE state = 'succeeded'");
@@ -77,6 +83,13 @@ class TwoInstancesIT {
                     TestDatabase.value("SELECT state FROM job WHERE id = ?::uuid", marker)));
             assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", ran)).isEqualTo(1);
         }
+    }
+
+    /** Waits until {@code count} refresh jobs have ended (succeeded, skipped or failed). */
+    private static void awaitHandled(long count) {
+        await().atMost(Duration.ofSeconds(120)).until(() -> TestDatabase.count(
+                "SELECT count(*) FROM job WHERE kind = 'refresh' AND state IN ('succeeded', 'skipped', 'failed')")
+                >= count);
     }
 
     /** A record key that Kafka's default partitioner puts in {@code partition}. */

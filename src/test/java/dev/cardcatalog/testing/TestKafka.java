@@ -46,6 +46,33 @@ public final class TestKafka {
         return send(topic, key, value.getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.of());
     }
 
+    /**
+     * Deletes every record now on {@code topics}, so that commands an earlier test left behind (a process killed
+     * before committing its offset, a delayed command not yet due) never reach the next test's instances. A
+     * consumer group whose committed offset falls below the new log start begins at the log start.
+     */
+    public static void discardRecords(String... topics) {
+        Properties props = new Properties();
+        props.put(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                EmbeddedKafkaBroker.shared().bootstrapServers());
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(props)) {
+            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+            java.util.Set<String> existing = admin.listTopics().names().get();
+            List<String> present = java.util.Arrays.stream(topics).filter(existing::contains).toList();
+            for (var description : admin.describeTopics(present).allTopicNames().get().values()) {
+                description.partitions().forEach(p -> latest.put(
+                        new TopicPartition(description.name(), p.partition()),
+                        org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            }
+            Map<TopicPartition, org.apache.kafka.clients.admin.RecordsToDelete> upTo = new java.util.HashMap<>();
+            admin.listOffsets(latest).all().get().forEach((partition, info) -> upTo.put(partition,
+                    org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(info.offset())));
+            admin.deleteRecords(upTo).all().get();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not empty " + String.join(", ", topics), e);
+        }
+    }
+
     /** The records on {@code topic} whose value is {@code value} (UTF-8), read from the beginning. */
     public static List<ConsumerRecord<String, byte[]>> withValue(String topic, String value) {
         return readAll(topic, Duration.ofSeconds(2)).stream()
