@@ -39,6 +39,8 @@ public class ArtIndexResource {
 
     private static final Pattern NAME = Pattern.compile("^art-index-(.+)-([0-9a-f]{16})-(\\d+)\\.bin\\.gz$");
     private static final int MATCHES = 10;
+    /** Longest side, in pixels, a capture is decoded at (larger ones are subsampled while they are read). */
+    static final int MAX_DECODED_SIDE = 1024;
 
     private final ArtIndexStore store;
     private final DataSource dataSource;
@@ -48,7 +50,9 @@ public class ArtIndexResource {
         this.store = store;
         this.dataSource = dataSource;
         // a photo may be larger than a Scryfall small image, but no larger than the request body limit
-        this.decoder = new ImageDecoder(20 * 1024 * 1024, 8192, 8192L * 8192L);
+        // a capture is read at most 1,024 pixels on its longer side: far more than the fingerprint's 17 × 16 grid needs,
+        // and a 8,192 × 8,192 upload then costs 4 MB of pixels instead of the heap
+        this.decoder = new ImageDecoder(20 * 1024 * 1024, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
     }
 
     /** The current index file. */
@@ -142,6 +146,8 @@ public class ArtIndexResource {
         if (body == null || body.length == 0) {
             throw ProblemException.badRequest("body", "Send a JPEG or PNG photo of a card as the request body.");
         }
+        ArtMatcher matcher = store.matcher().orElseThrow(() -> ProblemException.notFound(
+                "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
         RgbImage image;
         try {
             image = decoder.decode(body);
@@ -149,8 +155,6 @@ public class ArtIndexResource {
             throw new ProblemException(Problem.of("invalid-image", "Not an image", 400,
                     "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
         }
-        ArtMatcher matcher = store.matcher().orElseThrow(() -> ProblemException.notFound(
-                "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
         String index = store.matcherFile().map(f -> f.getFileName().toString()).orElse(null);
         List<ArtMatcher.Match> nearest = matcher.nearest(ArtFingerprint.queries(image), MATCHES);
         Map<UUID, List<Printing>> printings = printings(nearest.stream().map(ArtMatcher.Match::artworkId).toList());

@@ -76,6 +76,7 @@ public final class ImageDecoder {
     private final int maxBodyBytes;
     private final int maxSide;
     private final long maxPixels;
+    private final int maxDecodedSide;
 
     private final ImageReaderSpi jdkJpeg;
     private final ImageReaderSpi jdkPng;
@@ -93,12 +94,29 @@ public final class ImageDecoder {
      * @param maxPixels    largest declared width × height accepted, in pixels
      */
     public ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels) {
-        if (maxBodyBytes < 1 || maxSide < 1 || maxPixels < 1) {
+        this(maxBodyBytes, maxSide, maxPixels, Integer.MAX_VALUE);
+    }
+
+    /**
+     * A decoder that also bounds the memory of what it returns: an image whose longer side is over
+     * {@code maxDecodedSide} is read with ImageIO's source subsampling (every n-th pixel of every n-th row, n the
+     * smallest integer that brings the longer side within the bound), so a large but valid photo costs at most
+     * {@code maxDecodedSide²} decoded pixels. Subsampling changes the pixels, so it is for uploaded captures only;
+     * the art build decodes Scryfall's images whole ({@link Integer#MAX_VALUE}: never subsampled).
+     *
+     * @param maxBodyBytes   largest body accepted, in bytes
+     * @param maxSide        largest declared width or height accepted, in pixels
+     * @param maxPixels      largest declared width × height accepted, in pixels
+     * @param maxDecodedSide longest side of the decoded image, in pixels
+     */
+    public ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide) {
+        if (maxBodyBytes < 1 || maxSide < 1 || maxPixels < 1 || maxDecodedSide < 1) {
             throw new IllegalArgumentException("limits must be positive");
         }
         this.maxBodyBytes = maxBodyBytes;
         this.maxSide = maxSide;
         this.maxPixels = maxPixels;
+        this.maxDecodedSide = maxDecodedSide;
         this.jdkJpeg = jdkSpi(JDK_JPEG_SPI);
         this.jdkPng = jdkSpi(JDK_PNG_SPI);
     }
@@ -195,8 +213,15 @@ public final class ImageDecoder {
             // For PNG, ignoreMetadata keeps the reader from inflating ancillary chunks (text, ICC profile), which
             // could be compression bombs. JPEG readers need their marker segments (Adobe, ICC) to pick colours.
             reader.setInput(input, false, ignoreMetadata);
-            checkDimensions(reader.getWidth(0), reader.getHeight(0));
+            int width = reader.getWidth(0);
+            int height = reader.getHeight(0);
+            checkDimensions(width, height);
             ImageReadParam param = reader.getDefaultReadParam();
+            int longer = Math.max(width, height);
+            if (longer > maxDecodedSide) {
+                int step = (longer + maxDecodedSide - 1) / maxDecodedSide;
+                param.setSourceSubsampling(step, step, 0, 0);
+            }
             if (rawType) {
                 ImageTypeSpecifier raw = reader.getRawImageType(0);
                 if (raw != null) {

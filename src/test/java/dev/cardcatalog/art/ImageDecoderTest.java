@@ -236,6 +236,23 @@ class ImageDecoderTest {
     }
 
     @Test
+    void subsamplesALargeImageWhileReadingItWhenAskedTo() throws Exception {
+        // 4,000 × 3,000: red is x mod 256, green y mod 256; read at most 1,024 a side, every 4th pixel and row
+        byte[] png = gradientPng(4000, 3000);
+        RgbImage image = new ImageDecoder(20 << 20, 8192, 8192L * 8192L, 1024).decode(png);
+        assertEquals(1000, image.width());
+        assertEquals(750, image.height());
+        for (int[] at : new int[][] {{0, 0}, {1, 1}, {63, 200}, {999, 749}}) {
+            int expected = ((4 * at[0]) & 0xFF) << 16 | ((4 * at[1]) & 0xFF) << 8;
+            assertEquals(expected, image.rgb(at[0], at[1]), "pixel " + at[0] + "," + at[1]);
+        }
+        // the default decoder reads it whole, and an image within the bound is never subsampled
+        assertEquals(4000, decoder.decode(png).width());
+        assertEquals(146, new ImageDecoder(1 << 20, 8192, 1 << 24, 1024).decode(CardArtGenerator.smallJpeg(3))
+                .width());
+    }
+
+    @Test
     void refusesATwentyMegabyteBodyByItsSize() {
         byte[] body = new byte[20 * 1024 * 1024];
         byte[] jpeg = CardArtGenerator.smallJpeg(11);
@@ -311,6 +328,40 @@ class ImageDecoderTest {
             }
         }
         assertTrue(decoded > 0, "some damage is harmless (e.g. inside the entropy-coded data)");
+    }
+
+    /** An 8-bit RGB PNG, filter type 0, red = x mod 256, green = y mod 256, blue 0; written row by row. */
+    private static byte[] gradientPng(int width, int height) throws IOException {
+        java.io.ByteArrayOutputStream idat = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.DeflaterOutputStream zip = new java.util.zip.DeflaterOutputStream(idat)) {
+            byte[] row = new byte[1 + 3 * width];
+            for (int y = 0; y < height; y++) {
+                for (int x = 0; x < width; x++) {
+                    row[1 + 3 * x] = (byte) x;
+                    row[2 + 3 * x] = (byte) y;
+                }
+                zip.write(row);
+            }
+        }
+        java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+        png.write(new byte[] {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A});
+        java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(13).putInt(width).putInt(height)
+                .put((byte) 8).put((byte) 2).put((byte) 0).put((byte) 0).put((byte) 0);
+        chunk(png, "IHDR", header.array());
+        chunk(png, "IDAT", idat.toByteArray());
+        chunk(png, "IEND", new byte[0]);
+        return png.toByteArray();
+    }
+
+    private static void chunk(java.io.ByteArrayOutputStream png, String type, byte[] data) throws IOException {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        byte[] name = type.getBytes(StandardCharsets.US_ASCII);
+        crc.update(name);
+        crc.update(data);
+        png.write(java.nio.ByteBuffer.allocate(4).putInt(data.length).array());
+        png.write(name);
+        png.write(data);
+        png.write(java.nio.ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
     }
 
     private static ImageDecodeException assertRefused(byte[] body, String what) {
