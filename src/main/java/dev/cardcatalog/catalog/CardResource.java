@@ -1,14 +1,12 @@
 package dev.cardcatalog.catalog;
 
+import dev.cardcatalog.platform.Paging;
 import dev.cardcatalog.platform.ProblemException;
 import io.quarkus.hibernate.reactive.panache.PanacheQuery;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -47,20 +45,24 @@ public class CardResource {
      * @param set a set code, e.g. {@code xln}
      * @param collectorNumber with {@code set}: a collector number as printed, e.g. {@code 96}, {@code 15★}
      * @param lang a language code, e.g. {@code en}; all languages when absent
-     * @param page from 1
-     * @param size 1 to 100
+     * @param page from 1 to 1,000,000; 1 when absent
+     * @param size 1 to 100; 20 when absent
      */
     @GET
     public Uni<CardViews.CardPage> search(@QueryParam("name") String name, @QueryParam("set") String set,
             @QueryParam("collector_number") String collectorNumber, @QueryParam("lang") String lang,
-            @QueryParam("page") @DefaultValue("1") @Min(1) int page,
-            @QueryParam("size") @DefaultValue("20") @Min(1) @Max(100) int size) {
-        boolean byName = name != null && !name.isBlank();
-        boolean bySet = set != null && !set.isBlank();
+            @QueryParam("page") String page, @QueryParam("size") String size) {
+        Paging paging = Paging.of(page, size);
+        name = ProblemException.text("name", name);
+        set = ProblemException.text("set", set);
+        collectorNumber = ProblemException.text("collector_number", collectorNumber);
+        lang = ProblemException.text("lang", lang);
+        boolean byName = name != null;
+        boolean bySet = set != null;
         if (!byName && !bySet) {
             throw ProblemException.badRequest("name", "Give name, or set (and collector_number), to find cards.");
         }
-        if (!bySet && collectorNumber != null && !collectorNumber.isBlank()) {
+        if (!bySet && collectorNumber != null) {
             throw ProblemException.badRequest("set", "collector_number needs set.");
         }
         StringBuilder query = new StringBuilder("retiredAt is null");
@@ -72,20 +74,20 @@ public class CardResource {
         if (bySet) {
             query.append(" and setCode = :set");
             parameters.and("set", set.trim().toLowerCase(Locale.ROOT));
-            if (collectorNumber != null && !collectorNumber.isBlank()) {
+            if (collectorNumber != null) {
                 query.append(" and collectorNumber = :number");
                 parameters.and("number", collectorNumber.trim());
             }
         }
-        if (lang != null && !lang.isBlank()) {
+        if (lang != null) {
             query.append(" and lang = :lang");
             parameters.and("lang", lang.trim().toLowerCase(Locale.ROOT));
         }
         Sort sort = Sort.by("name").and("releasedAt", Sort.Direction.Descending).and("id");
         PanacheQuery<Card> found = Card.find(query.toString(), sort, parameters);
-        return found.count().chain(total -> found.page(page - 1, size).list()
+        return found.count().chain(total -> found.page(paging.page() - 1, paging.size()).list()
                 .map(cards -> new CardViews.CardPage(cards.stream().map(c -> CardViews.CardSummary.of((Card) c))
-                        .toList(), page, size, total)));
+                        .toList(), paging.page(), paging.size(), total)));
     }
 
     static String escapeLike(String text) {

@@ -46,7 +46,10 @@ public class SetResource {
     @Path("{code}/cards/{number}")
     public Uni<CardViews.CardDetail> card(@PathParam("code") String code, @PathParam("number") String number,
             @QueryParam("lang") String lang) {
-        String language = lang == null || lang.isBlank() ? "en" : lang.toLowerCase(Locale.ROOT);
+        ProblemException.text("code", code);
+        ProblemException.text("number", number);
+        lang = ProblemException.text("lang", lang);
+        String language = lang == null ? "en" : lang.toLowerCase(Locale.ROOT);
         return Card.<Card>find("setCode = ?1 and collectorNumber = ?2 and lang = ?3",
                 code.toLowerCase(Locale.ROOT), number, language).firstResult().map(card -> {
                     if (card == null) {

@@ -1,6 +1,9 @@
 package dev.cardcatalog.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -16,7 +19,9 @@ import java.util.UUID;
  */
 final class CommandParser {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Strict about repeated members: {"type":"refresh","type":"art-build"} is refused, not read as its last. */
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
 
     private CommandParser() {
     }
@@ -37,6 +42,8 @@ final class CommandParser {
         JsonNode node;
         try {
             node = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new InvalidCommandException("the record value is not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new InvalidCommandException("the record value is not JSON");
         }

@@ -1,9 +1,7 @@
 package dev.cardcatalog.job;
 
+import dev.cardcatalog.platform.Paging;
 import dev.cardcatalog.platform.ProblemException;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -57,21 +55,25 @@ public class JobResource {
      *
      * @param kind {@code refresh} or {@code art-build}; all kinds when absent
      * @param state one of the job states; all when absent
+     * @param page from 1 to 1,000,000; 1 when absent
+     * @param size 1 to 100; 20 when absent
      */
     @GET
-    public JobPage list(@QueryParam("kind") String kind, @QueryParam("state") String state,
-            @QueryParam("page") @DefaultValue("1") @Min(1) int page,
-            @QueryParam("size") @DefaultValue("20") @Min(1) @Max(100) int size) {
+    public JobPage list(@QueryParam("kind") String kindParam, @QueryParam("state") String stateParam,
+            @QueryParam("page") String page, @QueryParam("size") String size) {
+        Paging paging = Paging.of(page, size);
+        String kind = ProblemException.text("kind", kindParam);
+        String state = ProblemException.text("state", stateParam);
         JobKind jobKind = null;
-        if (kind != null && !kind.isBlank()) {
+        if (kind != null) {
             jobKind = JobKind.fromWire(kind).orElseThrow(() -> ProblemException.badRequest("kind",
                     "kind must be refresh or art-build, not " + kind + "."));
         }
-        if (state != null && !state.isBlank() && !STATES.contains(state)) {
+        if (state != null && !STATES.contains(state)) {
             throw ProblemException.badRequest("state", "state must be one of " + String.join(", ",
                     new java.util.TreeSet<>(STATES)) + ", not " + state + ".");
         }
-        return queries.list(jobKind, state == null || state.isBlank() ? null : state, page, size);
+        return queries.list(jobKind, state, paging.page(), paging.size());
     }
 
     static UUID uuid(String field, String text) {

@@ -1,7 +1,6 @@
 package dev.cardcatalog.job;
 
 import dev.cardcatalog.platform.Problem;
-import dev.cardcatalog.platform.ProblemMappers;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
@@ -50,19 +49,19 @@ public class JobSubmission {
         JobLedger.JobRecord job = ledger.find(jobId)
                 .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
         if (!job.state().equals("waiting")) {
-            return conflict("not-waiting", "Job not waiting", "Job " + jobId + " is " + job.state()
+            throw conflict("not-waiting", "Job not waiting", "Job " + jobId + " is " + job.state()
                     + "; only a waiting job can run now.", jobId);
         }
         Optional<Instant> closes = quietWindow.closesAt().await().atMost(Duration.ofSeconds(10));
         if (closes.isPresent()) {
-            return ProblemMappers.respond(Problem.of("quiet-window-open", "Scryfall asked for quiet", 409,
+            throw new ProblemException(Problem.of("quiet-window-open", "Scryfall asked for quiet", 409,
                     "Scryfall asked this service to wait until " + closes.get() + "; the job cannot run sooner.")
                     .with("job_id", jobId)
                     .with("quiet_until", closes.get().toString()));
         }
         Optional<JobLedger.JobRecord> before = ledger.queueNow(jobId);
         if (before.isEmpty()) {
-            return conflict("not-waiting", "Job not waiting", "Job " + jobId + " is no longer waiting.", jobId);
+            throw conflict("not-waiting", "Job not waiting", "Job " + jobId + " is no longer waiting.", jobId);
         }
         try {
             publisher.publish(job.command(), job.retryCount(), job.carriedHeaders())
@@ -70,7 +69,7 @@ public class JobSubmission {
         } catch (RuntimeException e) {
             ledger.backToWaiting(before.get());
             Log.errorf("job %s could not be queued to run now: %s", jobId, e.getMessage());
-            return ProblemMappers.respond(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
+            throw new ProblemException(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
                     "The command could not be handed to Kafka; the job still waits for its retry.")
                     .with("job_id", jobId));
         }
@@ -86,7 +85,7 @@ public class JobSubmission {
         JobLedger.JobRecord job = ledger.find(jobId)
                 .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
         if (!job.state().equals("failed")) {
-            return conflict("not-failed", "Job not failed", "Job " + jobId + " is " + job.state()
+            throw conflict("not-failed", "Job not failed", "Job " + jobId + " is " + job.state()
                     + "; only a failed job can be retried.", jobId);
         }
         return create(job.kind(), job.trigger(), "retry of " + jobId);
@@ -97,8 +96,8 @@ public class JobSubmission {
         try {
             job = ledger.createQueued(kind, trigger, source);
         } catch (JobInFlightException e) {
-            return ProblemMappers.respond(Problem.of("job-in-flight", "Job in flight", 409,
-                    "A " + kind.wire() + " job is already in flight: " + e.inFlight() + ". One runs at a time.")
+            throw new ProblemException(Problem.of("job-in-flight", "Job in flight", 409,
+                    "Job " + e.inFlight() + " of kind " + kind.wire() + " is already in flight; one runs at a time.")
                     .with("job_id", e.inFlight())
                     .with("job", "/api/jobs/" + e.inFlight()));
         }
@@ -109,7 +108,7 @@ public class JobSubmission {
             String reason = "the command could not be published to Kafka: " + e.getMessage();
             Log.errorf("%s job %s failed: %s", kind.wire(), job.id(), reason);
             ledger.failUnpublished(job.id(), reason);
-            return ProblemMappers.respond(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
+            throw new ProblemException(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
                     "The job could not be handed to Kafka; it was recorded as failed. Try again later.")
                     .with("job_id", job.id()));
         }
@@ -118,7 +117,7 @@ public class JobSubmission {
         return Response.accepted(view).location(URI.create("/api/jobs/" + job.id())).build();
     }
 
-    private static Response conflict(String slug, String title, String detail, UUID jobId) {
-        return ProblemMappers.respond(Problem.of(slug, title, 409, detail).with("job_id", jobId));
+    private static ProblemException conflict(String slug, String title, String detail, UUID jobId) {
+        return new ProblemException(Problem.of(slug, title, 409, detail).with("job_id", jobId));
     }
 }

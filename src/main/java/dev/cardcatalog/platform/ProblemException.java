@@ -19,6 +19,32 @@ public class ProblemException extends RuntimeException {
         return new ProblemException(Problem.of("invalid-request", "Invalid request", 400, detail).with("field", field));
     }
 
+    /**
+     * A value a client sent, fit to show in a detail: in double quotes, control characters as {@code ?}, at most
+     * 40 characters and then an ellipsis.
+     */
+    public static String quote(String text) {
+        StringBuilder shown = new StringBuilder("\"");
+        text.codePoints().limit(40).forEach(c -> shown.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return shown.append(text.codePointCount(0, text.length()) > 40 ? "…\"" : "\"").toString();
+    }
+
+    /**
+     * The text of a query parameter, trimmed; null when absent or blank.
+     *
+     * @throws ProblemException 400 naming {@code field} when the text holds a control character (a NUL, which
+     *                          PostgreSQL text cannot hold, a line break)
+     */
+    public static String text(String field, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw badRequest(field, field + " must not hold control characters.");
+        }
+        return value.trim();
+    }
+
     /** 404 for a missing resource. */
     public static ProblemException notFound(String detail) {
         return new ProblemException(Problem.of("not-found", "Not found", 404, detail));

@@ -1,5 +1,10 @@
 package dev.cardcatalog.platform;
 
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.logging.Log;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -32,6 +37,46 @@ public class ProblemMappers {
                 .at(uri.getPath()));
     }
 
+    /**
+     * A JSON body that could not be read: not JSON at all (field {@code body}), or JSON whose value at some field
+     * has the wrong shape (that field, as a dotted path).
+     */
+    @ServerExceptionMapper
+    public Response unreadableJson(JsonProcessingException e, UriInfo uri) {
+        return respond(unreadable(e).at(uri.getPath()));
+    }
+
+    /**
+     * The same for JSON of the wrong shape. Quarkus REST maps this exception itself (priority 5100, an empty body
+     * outside dev mode); this mapper, at the default priority 5000, takes precedence.
+     */
+    @ServerExceptionMapper
+    public Response mismatchedJson(MismatchedInputException e, UriInfo uri) {
+        return respond(unreadable(e).at(uri.getPath()));
+    }
+
+    private static Problem unreadable(JsonProcessingException e) {
+        if (e instanceof JsonMappingException mapping && !(e instanceof JsonParseException)
+                && !mapping.getPath().isEmpty()) {
+            String field = mapping.getPath().stream()
+                    .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                    .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
+            return Problem.of("invalid-request", "Invalid request", 400,
+                    field + ": the value is not of the expected type.").with("field", field);
+        }
+        if (e instanceof JsonMappingException && !(e instanceof JsonParseException)) {
+            return Problem.of("invalid-request", "Invalid request", 400, "The body must be a JSON object.")
+                    .with("field", "body");
+        }
+        if (e instanceof StreamConstraintsException) {
+            return Problem.of("invalid-request", "Invalid request", 400,
+                    "The body is beyond the JSON reader's limits (nesting depth, or length of a number or string).")
+                    .with("field", "body");
+        }
+        return Problem.of("invalid-request", "Invalid request", 400, "The body is not valid JSON: "
+                + e.getOriginalMessage()).with("field", "body");
+    }
+
     @ServerExceptionMapper
     public Response notFound(NotFoundException e, UriInfo uri) {
         return respond(Problem.of("not-found", "Not found", 404, "Nothing is at " + uri.getPath() + ".")
@@ -44,6 +89,11 @@ public class ProblemMappers {
         if (status >= 500) {
             Log.errorf(e, "request %s failed", uri.getPath());
             return respond(internal(uri));
+        }
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (status == 400 && cause instanceof JsonProcessingException json) {
+                return respond(unreadable(json).at(uri.getPath()));
+            }
         }
         String reason = Response.Status.fromStatusCode(status) == null ? "Request refused"
                 : Response.Status.fromStatusCode(status).getReasonPhrase();

@@ -77,6 +77,8 @@ class CommandFlowTest {
                 "{\"trigger\":\"manual\",\"n\":\"" + UUID.randomUUID() + "\"}", "type is missing",
                 "{\"type\":\"refresh\",\"jobId\":\"42\",\"n\":\"" + UUID.randomUUID() + "\"}", "jobId \"42\" is not a UUID",
                 "[\"" + UUID.randomUUID() + "\"]", "not an object",
+                "{\"type\":\"refresh\",\"type\":\"art-build\",\"n\":\"" + UUID.randomUUID() + "\"}",
+                "Duplicate field 'type'",
                 "{\"type\":\"refresh\",\"trigger\":\"hourly\",\"n\":\"" + UUID.randomUUID() + "\"}",
                 "trigger \"hourly\" is unknown");
         invalid.keySet().forEach(value -> TestKafka.send(COMMANDS, "refresh", value));
@@ -98,7 +100,8 @@ class CommandFlowTest {
                 .contentType("application/problem+json")
                 .body("status", equalTo(409))
                 .body("job_id", equalTo(first))
-                .body("detail", startsWith("A refresh job is already in flight: " + first));
+                .body("detail", startsWith("Job " + first + " of kind refresh is already in flight"))
+                .body("instance", equalTo("/api/refreshes"));
 
         String commandJob = UUID.randomUUID().toString();
         TestKafka.send(COMMANDS, "refresh", "{\"type\":\"refresh\",\"jobId\":\"" + commandJob + "\"}");

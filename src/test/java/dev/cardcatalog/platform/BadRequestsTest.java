@@ -1,0 +1,74 @@
+package dev.cardcatalog.platform;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+import dev.cardcatalog.testing.CardCatalogTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests a client gets wrong: each is a problem+json 400 naming what is wrong, with the request's path as its
+ * instance, never a 404, a 500 or an empty body. (Found by trying the running service with bad input.)
+ */
+@QuarkusTest
+@WithTestResource(CardCatalogTestResource.class)
+class BadRequestsTest {
+
+    @Test
+    void jsonOfTheWrongShapeNamesTheField() {
+        for (String body : new String[] {"{\"trigger\":[\"api\"]}", "{\"trigger\":{\"a\":1}}"}) {
+            invalid(given().contentType("application/json").body(body).post("/api/refreshes").then(), "trigger")
+                    .body("instance", equalTo("/api/refreshes"));
+            invalid(given().contentType("application/json").body(body).post("/api/art-builds").then(), "trigger");
+        }
+        for (String body : new String[] {"[]", "\"api\"", "42"}) {
+            invalid(given().contentType("application/json").body(body).post("/api/refreshes").then(), "body")
+                    .body("detail", equalTo("The body must be a JSON object."));
+        }
+    }
+
+    @Test
+    void aBodyThatIsNotJsonIsNamedAsTheBody() {
+        invalid(given().contentType("application/json").body("{bad").post("/api/refreshes").then(), "body")
+                .body("detail", containsString("not valid JSON"));
+        // an unknown member is ignored, but not one nested deeper than Jackson's limit of 1,000
+        invalid(given().contentType("application/json").body("{\"x\":" + "[".repeat(1_100))
+                .post("/api/refreshes").then(), "body")
+                .body("detail", not(containsString("StreamReadConstraints")));
+    }
+
+    @Test
+    void pagingParametersThatAreNotNumbersInRangeAreNamed() {
+        invalid(given().queryParam("page", "abc").get("/api/jobs").then(), "page")
+                .body("instance", equalTo("/api/jobs"));
+        invalid(given().queryParam("size", "99999999999").get("/api/jobs").then(), "size");
+        invalid(given().queryParam("size", "0").get("/api/jobs").then(), "size");
+        invalid(given().queryParam("name", "dawn").queryParam("size", "1.5").get("/api/cards").then(), "size");
+        invalid(given().queryParam("name", "dawn").queryParam("page", "2147483647").get("/api/cards").then(),
+                "page");
+        invalid(given().queryParam("name", "dawn").queryParam("page", "-1").get("/api/cards").then(), "page");
+        given().queryParam("name", "dawn").queryParam("page", Paging.MAX_PAGE).queryParam("size", Paging.MAX_SIZE)
+                .get("/api/cards").then().statusCode(200).body("page", equalTo(Paging.MAX_PAGE));
+    }
+
+    @Test
+    void controlCharactersInTextParametersAreRefused() {
+        invalid(given().urlEncodingEnabled(false).get("/api/cards?name=%00").then(), "name");
+        invalid(given().urlEncodingEnabled(false).get("/api/cards?set=a%0Ab").then(), "set");
+        invalid(given().urlEncodingEnabled(false).get("/api/jobs?state=fa%00iled").then(), "state");
+        invalid(given().urlEncodingEnabled(false).get("/api/sets/c19/cards/6%003").then(), "number");
+    }
+
+    private static ValidatableResponse invalid(ValidatableResponse response, String field) {
+        return response.statusCode(400)
+                .contentType("application/problem+json")
+                .body("type", equalTo("https://card-catalog.dev/problems/invalid-request"))
+                .body("status", equalTo(400))
+                .body("field", equalTo(field));
+    }
+}
