@@ -6,6 +6,7 @@ import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -38,6 +39,12 @@ public class CommandConsumer {
         IncomingKafkaRecordMetadata<String, byte[]> record = message
                 .getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
         String source = record.getTopic() + "/" + record.getPartition() + "/" + record.getOffset();
+        if (worker.stopping()) {
+            // Neither claimed nor acknowledged: the offset is not committed past this record, so the instance that
+            // gets the partition next reads it again.
+            Log.infof("command %s left for another instance: this one is stopping", source);
+            return CompletableFuture.completedFuture(null);
+        }
         Command command;
         int retryCount;
         try {

@@ -20,6 +20,13 @@ public interface JobConfig {
     @WithDefault("10m")
     Duration artBuildStaleAfter();
 
+    /**
+     * How long a stopping instance waits for its runs to hand themselves back (queued again, not charged as a
+     * failure) before it goes on stopping; a run still going then is taken over once its heartbeat is stale.
+     */
+    @WithDefault("10s")
+    Duration stopGrace();
+
     /** How often each instance looks for interrupted runs to take over and overdue retries to send again. */
     @WithDefault("15s")
     Duration sweepInterval();

@@ -382,6 +382,31 @@ public class JobLedger {
         });
     }
 
+    /**
+     * Hands a run back because its instance is stopping: the run is closed {@code interrupted} with {@code message},
+     * and the job is {@code queued} again, its retry counts untouched, so a stop (a rolling deploy) is never
+     * charged as a failure. Its command is sent again by the caller or, failing that, by the sweep of any instance
+     * once the job has been queued for the overdue grace.
+     *
+     * @return false when the run was no longer this instance's: nothing was changed
+     */
+    public boolean release(ClaimedRun run, RunProgress progress, String message) {
+        return inTransaction(connection -> {
+            if (!closeRun(connection, run.runId(), "interrupted", progress, message)) {
+                return false;
+            }
+            try (PreparedStatement update = connection.prepareStatement("""
+                    UPDATE job SET state = 'queued', message = ?, updated_at = ?
+                    WHERE id = ? AND state = 'running'""")) {
+                update.setString(1, message);
+                update.setTimestamp(2, Timestamp.from(clock.instant()));
+                update.setObject(3, run.job().id());
+                update.executeUpdate();
+            }
+            return true;
+        });
+    }
+
     /** Waiting jobs whose retry time is before {@code before}. */
     public List<JobRecord> waitingSince(Instant before) {
         return inTransaction(connection -> {

@@ -3,6 +3,7 @@ package dev.cardcatalog.job;
 import dev.cardcatalog.art.ArtBuild;
 import dev.cardcatalog.art.ArtConfig;
 import dev.cardcatalog.catalog.CatalogRefresh;
+import dev.cardcatalog.platform.InstanceId;
 import dev.cardcatalog.platform.RunCancelledException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
@@ -10,7 +11,9 @@ import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -38,10 +41,18 @@ public class JobWorker {
     private final MeterRegistry metrics;
     private final ExecutorService workers;
     private final ScheduledExecutorService heartbeats;
+    private final InstanceId instance;
+
+    /** Set when the instance begins to stop: a run that ends in an exception from then on is handed back. */
+    private volatile boolean stopping;
+
+    /** How long a stopping instance waits for Kafka to take a handed-back run's command. */
+    private static final Duration STOP_PUBLISH_TIMEOUT = Duration.ofSeconds(3);
 
     public JobWorker(JobLedger ledger, CatalogRefresh refresh, ArtBuild artBuild, ArtConfig artConfig,
             EventPublisher events, CommandPublisher publisher, RetryConfig retryConfig, JobConfig config, Clock clock,
-            MeterRegistry metrics) {
+            MeterRegistry metrics, InstanceId instance) {
+        this.instance = instance;
         this.ledger = ledger;
         this.refresh = refresh;
         this.artBuild = artBuild;
@@ -56,14 +67,35 @@ public class JobWorker {
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(named("card-catalog-heartbeat"));
     }
 
+    /**
+     * Stops the runs in progress: each worker is interrupted and hands its run back ({@link JobLedger#release}),
+     * waiting at most {@code card-catalog.jobs.stop-grace} for them, before the data source closes.
+     */
     void stop(@Observes ShutdownEvent event) {
+        stopping = true;
         workers.shutdownNow();
         heartbeats.shutdownNow();
+        try {
+            if (!workers.awaitTermination(config.stopGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+                Log.warn("a job run did not stop in time; another instance takes it over once its heartbeat is stale");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
-    /** Starts {@code run} on a worker thread and returns at once. */
+    /** Starts {@code run} on a worker thread and returns at once; hands it back when the instance is stopping. */
     public void submit(JobLedger.ClaimedRun run) {
-        workers.execute(() -> execute(run));
+        try {
+            workers.execute(() -> execute(run));
+        } catch (RejectedExecutionException e) {
+            release(run, new RunReporter(clock), e);
+        }
+    }
+
+    /** Whether this instance has begun to stop: it takes no new work. */
+    public boolean stopping() {
+        return stopping;
     }
 
     private void execute(JobLedger.ClaimedRun run) {
@@ -81,7 +113,13 @@ public class JobWorker {
         } catch (RunCancelledException e) {
             Log.warnf("%s job %s run %d stopped: %s", job.kind().wire(), job.id(), run.attempt(), e.getMessage());
         } catch (Exception | Error e) {
-            fail(run, reporter, e);
+            if (stopping) {
+                // the stop interrupted this thread; clear the flag, or the data source and Kafka refuse the writes
+                Thread.interrupted();
+                release(run, reporter, e);
+            } else {
+                fail(run, reporter, e);
+            }
         } finally {
             beat.cancel(false);
         }
@@ -137,6 +175,30 @@ public class JobWorker {
         } else if (ledger.finish(run, "skipped", "skipped", reporter.snapshot(), outcome.message(), null)) {
             metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", "skipped").increment();
             Log.infof("refresh job %s skipped: %s", job.id(), outcome.message());
+        }
+    }
+
+    /** A run ended by this instance stopping: handed back, not charged, its command sent again if Kafka takes it. */
+    private void release(JobLedger.ClaimedRun run, RunReporter reporter, Throwable stoppedBy) {
+        JobLedger.JobRecord job = run.job();
+        String message = "interrupted: instance " + instance.value() + " stopped; the job is queued again";
+        try {
+            if (!ledger.release(run, reporter.snapshot(), message)) {
+                return;
+            }
+            Log.infof("%s job %s run %d %s (%s)", job.kind().wire(), job.id(), run.attempt(), message,
+                    FailureReasons.describe(stoppedBy));
+        } catch (RuntimeException e) {
+            Log.warnf("%s job %s run %d could not be handed back (%s); another instance takes it over once its "
+                    + "heartbeat is stale", job.kind().wire(), job.id(), run.attempt(), e.getMessage());
+            return;
+        }
+        try {
+            publisher.publish(job.command(), job.retryCount(), job.carriedHeaders())
+                    .await().atMost(STOP_PUBLISH_TIMEOUT);
+        } catch (RuntimeException e) {
+            Log.infof("%s job %s: its command is sent again by the sweep (%s)", job.kind().wire(), job.id(),
+                    e.getMessage());
         }
     }
 

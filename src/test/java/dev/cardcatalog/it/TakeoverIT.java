@@ -66,6 +66,44 @@ class TakeoverIT {
         }
     }
 
+    @Test
+    void aRefreshWhoseInstanceStopsIsHandedBackNotChargedAndAppliesOnTheOther() {
+        ScryfallStandIn standIn = ScryfallStandIn.shared();
+        try (Instances instances = new Instances()) {
+            Map<String, String> config = new java.util.HashMap<>(FAST_TAKEOVER);
+            // should the stopping instance's command not reach Kafka, the sweep sends it after 3 s
+            config.put("card-catalog.retry.overdue-grace", "3s");
+            ServiceProcess a = instances.start("a", config);
+            ServiceProcess b = instances.start("b", config);
+            standIn.enqueue("/file/", Fault.slowBody(8 * 1024, Duration.ofMillis(250)));
+
+            String jobId = given().baseUri(a.baseUrl()).contentType("application/json").body("{}")
+                    .post("/api/refreshes").then().statusCode(202).extract().jsonPath().getString("id");
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                Object done = job(a, jobId).get("runs[0].done");
+                return done != null && ((Number) done).longValue() > 0;
+            });
+            String owner = job(a, jobId).getString("runs[0].owner");
+            ServiceProcess stopped = owner.startsWith(a.pid() + "@") ? a : b;
+            ServiceProcess other = stopped == a ? b : a;
+            stopped.close(); // SIGTERM, as Kubernetes stops a pod
+
+            JsonPath done = awaitFinished(other, jobId, Duration.ofSeconds(90));
+
+            assertThat(done.getString("state")).isEqualTo("succeeded");
+            assertThat(done.getInt("retry_count")).isZero();
+            assertThat(done.getList("runs")).hasSize(2);
+            assertThat(done.getString("runs[1].status")).isEqualTo("interrupted");
+            assertThat(done.getString("runs[1].message")).contains("stopped; the job is queued again");
+            assertThat(done.getString("runs[0].status")).isEqualTo("applied");
+            assertThat(done.getString("runs[0].owner")).startsWith(other.pid() + "@");
+            assertThat(TestDatabase.count("SELECT transient_retries + rate_limit_streak FROM job WHERE id = ?::uuid",
+                    jobId)).isZero();
+            assertThat(TestDatabase.count("SELECT count(*) FROM card WHERE retired_at IS NULL"))
+                    .isEqualTo(ScryfallStandIn.SAMPLE_ENGLISH_PAPER_CARDS);
+        }
+    }
+
     static JsonPath job(ServiceProcess service, String jobId) {
         return given().baseUri(service.baseUrl()).get("/api/jobs/" + jobId).then().statusCode(200)
                 .extract().jsonPath();
