@@ -84,6 +84,14 @@ class CardResourceTest {
     }
 
     @Test
+    void theOpenApiDocumentUsesTheApisSnakeCaseNames() {
+        String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
+                .extract().asString();
+        org.assertj.core.api.Assertions.assertThat(openApi).contains("\"collector_number\"", "\"retry_count\"")
+                .doesNotContain("\"collectorNumber\"", "\"retryCount\"");
+    }
+
+    @Test
     void badAndUnknownIdsAreProblems() {
         given().get("/api/cards/not-a-uuid").then().statusCode(400).contentType("application/problem+json")
                 .body("field", equalTo("id"));
