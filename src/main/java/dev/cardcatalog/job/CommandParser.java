@@ -23,12 +23,19 @@ final class CommandParser {
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
 
+    /** The largest command read: 64 KiB (a command is a few hundred bytes). */
+    static final int MAX_COMMAND_BYTES = DeadLetterValueSerializer.MAX_VALUE_BYTES;
+
     private CommandParser() {
     }
 
     static Command parse(byte[] value) {
         if (value == null || value.length == 0) {
             throw new InvalidCommandException("empty record value: a command is a JSON object");
+        }
+        if (value.length > MAX_COMMAND_BYTES) {
+            throw new InvalidCommandException("the record value is " + value.length + " bytes, over the "
+                    + MAX_COMMAND_BYTES + " a command may have");
         }
         String text;
         try {

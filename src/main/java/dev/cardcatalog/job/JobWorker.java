@@ -89,7 +89,7 @@ public class JobWorker {
         try {
             workers.execute(() -> execute(run));
         } catch (RejectedExecutionException e) {
-            release(run, new RunReporter(clock), e);
+            release(run, new RunReporter(clock));
         }
     }
 
@@ -116,7 +116,7 @@ public class JobWorker {
             if (stopping) {
                 // the stop interrupted this thread; clear the flag, or the data source and Kafka refuse the writes
                 Thread.interrupted();
-                release(run, reporter, e);
+                release(run, reporter);
             } else {
                 fail(run, reporter, e);
             }
@@ -179,15 +179,14 @@ public class JobWorker {
     }
 
     /** A run ended by this instance stopping: handed back, not charged, its command sent again if Kafka takes it. */
-    private void release(JobLedger.ClaimedRun run, RunReporter reporter, Throwable stoppedBy) {
+    private void release(JobLedger.ClaimedRun run, RunReporter reporter) {
         JobLedger.JobRecord job = run.job();
         String message = "interrupted: instance " + instance.value() + " stopped; the job is queued again";
         try {
             if (!ledger.release(run, reporter.snapshot(), message)) {
                 return;
             }
-            Log.infof("%s job %s run %d %s (%s)", job.kind().wire(), job.id(), run.attempt(), message,
-                    FailureReasons.describe(stoppedBy));
+            Log.infof("%s job %s run %d %s", job.kind().wire(), job.id(), run.attempt(), message);
         } catch (RuntimeException e) {
             Log.warnf("%s job %s run %d could not be handed back (%s); another instance takes it over once its "
                     + "heartbeat is stale", job.kind().wire(), job.id(), run.attempt(), e.getMessage());

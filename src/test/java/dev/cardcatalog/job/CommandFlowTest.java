@@ -143,6 +143,34 @@ class CommandFlowTest {
         assertThat(TestDatabase.count("SELECT count(*) FROM job")).isZero();
     }
 
+    @Test
+    void aRecordNearTheBrokersLimitIsDeadLetteredCutShortAndTheConsumerCarriesOn() {
+        // about 1 MB: with the dead-letter headers added, a copy of it would be over the broker's limit
+        String marker = "oversized " + UUID.randomUUID();
+        byte[] value = new byte[1_000_000];
+        java.util.Arrays.fill(value, (byte) 'x');
+        byte[] start = marker.getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(start, 0, value, 0, start.length);
+        TestKafka.send(COMMANDS, "refresh", value, Map.of());
+        TestKafka.send(COMMANDS, "refresh", "{\"type\":\"refresh\",\"trigger\":\"manual\"}");
+
+        assertThat(Jobs.awaitFinished(awaitKafkaJob()).getString("state")).isEqualTo("succeeded");
+        java.util.concurrent.atomic.AtomicReference<ConsumerRecord<String, byte[]>> found =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            TestKafka.readAll(DLQ, Duration.ofSeconds(2)).stream()
+                    .filter(r -> new String(r.value(), 0, Math.min(start.length, r.value().length),
+                            StandardCharsets.UTF_8).equals(marker))
+                    .findFirst().ifPresent(found::set);
+            return found.get() != null;
+        });
+        ConsumerRecord<String, byte[]> dead = found.get();
+        assertThat(dead.value()).hasSize(DeadLetterValueSerializer.MAX_VALUE_BYTES);
+        assertThat(header(dead, DeadLetterValueSerializer.TRUNCATED_HEADER)).isEqualTo("1000000");
+        assertThat(header(dead, "dead-letter-reason"))
+                .contains("1000000 bytes, over the " + DeadLetterValueSerializer.MAX_VALUE_BYTES);
+    }
+
     private static String awaitKafkaJob() {
         String[] id = new String[1];
         await().atMost(Duration.ofSeconds(30)).until(() -> {

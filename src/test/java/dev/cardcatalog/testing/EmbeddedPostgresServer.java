@@ -77,7 +77,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 builder.setPort(port);
             }
             if (dataDirectory != null) {
-                builder.setDataDirectory(dataDirectory).setCleanDataDirectory(false);
+                // A kept cluster is the local run's: its own shutdown hook stops the service first and the database
+                // after, so a stopping service can still hand its runs back. zonky's hook would stop it at once.
+                builder.setDataDirectory(dataDirectory).setCleanDataDirectory(false).setRegisterShutdownHook(false);
             }
             EmbeddedPostgres postgres = builder.start();
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, postgres.getPort());

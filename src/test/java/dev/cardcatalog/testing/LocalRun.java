@@ -29,14 +29,21 @@ public final class LocalRun {
 
         System.out.println("Starting PostgreSQL (data in " + dir.resolve("postgres") + ") ...");
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dir.resolve("postgres"), 0);
+        // One hook stops everything, the last started first: the service before the database it hands runs back to.
+        java.util.Deque<AutoCloseable> started = new java.util.concurrent.ConcurrentLinkedDeque<>();
+        started.push(postgres);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> started.forEach(LocalRun::closeQuietly),
+                "local-run-stop"));
         System.out.println("Starting Kafka ...");
         Path kafkaDir = dir.resolve("kafka");
         TestData.deleteTree(kafkaDir);
         EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start(kafkaDir);
+        started.push(kafka);
         ScryfallStandIn standIn = null;
         if (!real) {
             System.out.println("Starting the Scryfall stand-in ...");
             standIn = ScryfallStandIn.start(Integer.getInteger("local.stand-in.port", 0));
+            started.push(standIn);
         }
         Map<String, String> config = ServiceProcess.infrastructure(postgres, kafka, standIn);
         config.put("card-catalog.data-dir", dir.resolve("data").toString());
@@ -48,15 +55,7 @@ public final class LocalRun {
 
         System.out.println("Starting card-catalog ...");
         ServiceProcess service = ServiceProcess.start(port, options, config, null, Duration.ofMinutes(3));
-        ScryfallStandIn finalStandIn = standIn;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            service.close();
-            if (finalStandIn != null) {
-                finalStandIn.close();
-            }
-            closeQuietly(kafka);
-            closeQuietly(postgres);
-        }, "local-run-stop"));
+        started.push(service);
 
         System.out.println();
         System.out.println("card-catalog is running at " + service.baseUrl());
