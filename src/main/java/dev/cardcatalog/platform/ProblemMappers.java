@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.logging.Log;
 import jakarta.validation.ConstraintViolation;
@@ -43,6 +44,11 @@ public class ProblemMappers {
      */
     @ServerExceptionMapper
     public Response unreadableJson(JsonProcessingException e, UriInfo uri) {
+        if (e instanceof InvalidDefinitionException) {
+            // a type Jackson cannot handle at all: the service's fault, not the client's
+            Log.errorf(e, "request %s failed", uri.getPath());
+            return respond(internal(uri));
+        }
         return respond(unreadable(e).at(uri.getPath()));
     }
 
