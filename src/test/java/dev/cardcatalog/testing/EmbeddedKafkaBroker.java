@@ -20,6 +20,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     static final String BOOTSTRAP_PROPERTY = "card-catalog.test.kafka.bootstrap";
 
     private static EmbeddedKafkaBroker shared;
+    private static Thread stopHook;
 
     /** The broker, when this instance started it; null for a handle on one another class loader started. */
     private final KafkaClusterTestKit cluster;
@@ -40,10 +41,29 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 } else {
                     shared = start(null);
                     System.setProperty(BOOTSTRAP_PROPERTY, shared.bootstrapServers());
-                    Runtime.getRuntime().addShutdownHook(new Thread(shared::closeQuietly, "embedded-kafka-stop"));
+                    stopHook = new Thread(shared::closeQuietly, "embedded-kafka-stop");
+                    Runtime.getRuntime().addShutdownHook(stopHook);
                 }
             }
             return shared;
+        }
+    }
+
+    /**
+     * Stops the JVM's broker now, if this class loader started it, instead of in a shutdown hook beside the JVM's
+     * other hooks (see {@link StopSharedInfrastructure}).
+     */
+    public static void stopShared() {
+        synchronized (System.getProperties()) {
+            if (shared != null && shared.cluster != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopHook);
+                } catch (IllegalStateException exiting) {
+                    return; // the hook runs anyway
+                }
+                shared.closeQuietly();
+                shared = null;
+            }
         }
     }
 

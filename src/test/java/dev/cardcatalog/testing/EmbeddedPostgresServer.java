@@ -55,6 +55,23 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     /**
+     * Stops the JVM's server now, if this class loader started it, instead of in zonky's shutdown hook beside the
+     * JVM's other hooks (see {@link StopSharedInfrastructure}). Closing twice is harmless.
+     */
+    public static void stopShared() {
+        synchronized (System.getProperties()) {
+            if (shared != null && shared.postgres != null) {
+                try {
+                    shared.close();
+                } catch (IOException e) {
+                    System.err.println("the embedded PostgreSQL did not stop cleanly: " + e.getMessage());
+                }
+                shared = null;
+            }
+        }
+    }
+
+    /**
      * Starts a server.
      *
      * @param dataDirectory where the cluster lives, kept between starts; null for a throwaway directory
