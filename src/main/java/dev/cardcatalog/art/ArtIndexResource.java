@@ -49,9 +49,9 @@ public class ArtIndexResource {
     public ArtIndexResource(ArtIndexStore store, DataSource dataSource) {
         this.store = store;
         this.dataSource = dataSource;
-        // a photo may be larger than a Scryfall small image, but no larger than the request body limit
-        // a capture is read at most 1,024 pixels on its longer side: far more than the fingerprint's 17 × 16 grid needs,
-        // and a 8,192 × 8,192 upload then costs 4 MB of pixels instead of the heap
+        // A photo may be larger than a Scryfall small image, but no larger than the request body limit. It is read
+        // at most 1,024 pixels on its longer side, far more than the fingerprint's 17 × 16 grid needs, so an
+        // 8,192 × 8,192 upload costs 4 MB of pixels instead of the heap.
         this.decoder = new ImageDecoder(20 * 1024 * 1024, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
     }
 
