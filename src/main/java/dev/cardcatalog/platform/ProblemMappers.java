@@ -62,17 +62,16 @@ public class ProblemMappers {
     }
 
     private static Problem unreadable(JsonProcessingException e) {
-        if (e instanceof JsonMappingException mapping && !(e instanceof JsonParseException)
-                && !mapping.getPath().isEmpty()) {
+        if (e instanceof JsonMappingException mapping && !(e instanceof JsonParseException)) {
+            if (mapping.getPath().isEmpty()) {
+                return Problem.of("invalid-request", "Invalid request", 400, "The body must be a JSON object.")
+                        .with("field", "body");
+            }
             String field = mapping.getPath().stream()
                     .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
                     .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
             return Problem.of("invalid-request", "Invalid request", 400,
                     field + ": the value is not of the expected type.").with("field", field);
-        }
-        if (e instanceof JsonMappingException && !(e instanceof JsonParseException)) {
-            return Problem.of("invalid-request", "Invalid request", 400, "The body must be a JSON object.")
-                    .with("field", "body");
         }
         if (e instanceof StreamConstraintsException) {
             return Problem.of("invalid-request", "Invalid request", 400,
@@ -96,8 +95,8 @@ public class ProblemMappers {
             Log.errorf(e, "request %s failed", uri.getPath());
             return respond(internal(uri));
         }
-        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-            if (status == 400 && cause instanceof JsonProcessingException json) {
+        for (Throwable cause = e.getCause(); status == 400 && cause != null; cause = cause.getCause()) {
+            if (cause instanceof JsonProcessingException json) {
                 return respond(unreadable(json).at(uri.getPath()));
             }
         }

@@ -27,24 +27,11 @@ class TakeoverIT {
 
     @Test
     void aRefreshWhoseProcessIsKilledIsTakenOverAndApplies() {
-        ScryfallStandIn standIn = ScryfallStandIn.shared();
         try (Instances instances = new Instances()) {
-            ServiceProcess a = instances.start("a", FAST_TAKEOVER);
-            ServiceProcess b = instances.start("b", FAST_TAKEOVER);
-            // the first download crawls (8 KB every 250 ms), so the refresh is mid-way when its process dies
-            standIn.enqueue("/file/", Fault.slowBody(8 * 1024, Duration.ofMillis(250)));
-
-            String jobId = given().baseUri(a.baseUrl()).contentType("application/json").body("{}")
-                    .post("/api/refreshes").then().statusCode(202).extract().jsonPath().getString("id");
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                JsonPath job = job(a, jobId);
-                Object done = job.get("runs[0].done");
-                return "download".equals(job.getString("runs[0].stage")) && done != null
-                        && ((Number) done).longValue() > 0;
-            });
-            String owner = job(a, jobId).getString("runs[0].owner");
-            ServiceProcess victim = owner.startsWith(a.pid() + "@") ? a : b;
-            ServiceProcess survivor = victim == a ? b : a;
+            MidRefresh refresh = midRefresh(instances, FAST_TAKEOVER);
+            String jobId = refresh.jobId();
+            ServiceProcess victim = refresh.owner();
+            ServiceProcess survivor = refresh.other();
             Instant killedAt = Instant.now();
             victim.kill();
 
@@ -68,24 +55,14 @@ class TakeoverIT {
 
     @Test
     void aRefreshWhoseInstanceStopsIsHandedBackNotChargedAndAppliesOnTheOther() {
-        ScryfallStandIn standIn = ScryfallStandIn.shared();
         try (Instances instances = new Instances()) {
             Map<String, String> config = new java.util.HashMap<>(FAST_TAKEOVER);
             // should the stopping instance's command not reach Kafka, the sweep sends it after 3 s
             config.put("card-catalog.retry.overdue-grace", "3s");
-            ServiceProcess a = instances.start("a", config);
-            ServiceProcess b = instances.start("b", config);
-            standIn.enqueue("/file/", Fault.slowBody(8 * 1024, Duration.ofMillis(250)));
-
-            String jobId = given().baseUri(a.baseUrl()).contentType("application/json").body("{}")
-                    .post("/api/refreshes").then().statusCode(202).extract().jsonPath().getString("id");
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                Object done = job(a, jobId).get("runs[0].done");
-                return done != null && ((Number) done).longValue() > 0;
-            });
-            String owner = job(a, jobId).getString("runs[0].owner");
-            ServiceProcess stopped = owner.startsWith(a.pid() + "@") ? a : b;
-            ServiceProcess other = stopped == a ? b : a;
+            MidRefresh refresh = midRefresh(instances, config);
+            String jobId = refresh.jobId();
+            ServiceProcess stopped = refresh.owner();
+            ServiceProcess other = refresh.other();
             stopped.close(); // SIGTERM, as Kubernetes stops a pod
 
             JsonPath done = awaitFinished(other, jobId, Duration.ofSeconds(90));
@@ -102,6 +79,31 @@ class TakeoverIT {
             assertThat(TestDatabase.count("SELECT count(*) FROM card WHERE retired_at IS NULL"))
                     .isEqualTo(ScryfallStandIn.SAMPLE_ENGLISH_PAPER_CARDS);
         }
+    }
+
+    /** A refresh in the middle of its download, on {@code owner}; {@code other} is the second instance. */
+    private record MidRefresh(String jobId, ServiceProcess owner, ServiceProcess other) {
+    }
+
+    /**
+     * Starts two instances with {@code config}, makes the next bulk download crawl (8 KB every 250 ms) and posts a
+     * refresh; returns once the refresh has downloaded its first bytes.
+     */
+    private static MidRefresh midRefresh(Instances instances, Map<String, String> config) {
+        ServiceProcess a = instances.start("a", config);
+        ServiceProcess b = instances.start("b", config);
+        ScryfallStandIn.shared().enqueue("/file/", Fault.slowBody(8 * 1024, Duration.ofMillis(250)));
+        String jobId = given().baseUri(a.baseUrl()).contentType("application/json").body("{}")
+                .post("/api/refreshes").then().statusCode(202).extract().jsonPath().getString("id");
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            JsonPath job = job(a, jobId);
+            Object done = job.get("runs[0].done");
+            return "download".equals(job.getString("runs[0].stage")) && done != null
+                    && ((Number) done).longValue() > 0;
+        });
+        String owner = job(a, jobId).getString("runs[0].owner");
+        ServiceProcess running = owner.startsWith(a.pid() + "@") ? a : b;
+        return new MidRefresh(jobId, running, running == a ? b : a);
     }
 
     static JsonPath job(ServiceProcess service, String jobId) {
