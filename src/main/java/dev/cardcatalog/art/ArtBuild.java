@@ -10,9 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -45,6 +44,10 @@ import javax.sql.DataSource;
  *       are stored): no further image is requested, and the job is retried through the delay topic. Cached images
  *       and stored fingerprints stay, so the next run carries on where this one stopped and ends with the same
  *       index as an uninterrupted build.</li>
+ *   <li>The index is published ({@link ArtIndexStore#publish}) only when it is no worse than the current one: an
+ *       index with no artwork, with failed images over {@code card-catalog.art.max-failed-share} of the artworks
+ *       tried, or with fewer artworks than the current index by more than that share fails the build with
+ *       {@link ArtIndexIntegrityException}, and the current index stays.</li>
  * </ul>
  * Runs on the job's worker thread and blocks it; its heartbeat is written by the job's scheduler, whatever it does.
  */
@@ -98,6 +101,7 @@ public class ArtBuild {
      * @throws NoCatalogException no refresh has applied yet
      * @throws RateLimitedException the image host asked to wait longer than the client does: the build stopped
      * @throws TransientFailure the database or the disk failed
+     * @throws ArtIndexIntegrityException the index would be worse than the current one: not published
      */
     public Outcome run(Progress progress) {
         String catalogVersion = versions.current().orElseThrow(NoCatalogException::new);
@@ -156,15 +160,53 @@ public class ArtBuild {
         }
 
         progress.stage("index", -1);
-        ArtIndexFile.Written written = writeIndex(selection, digest, catalogVersion);
-        store.refresh();
-        int count = indexCount(written.file());
-        String message = "ready " + written.file().getFileName() + ": " + count + " artworks"
+        List<ArtIndexFile.Entry> entries = indexEntries(selection, digest);
+        checkIntegrity(todo.size(), counts.get("failed"), failedIds, entries.size());
+        byte[] bytes = ArtIndexFile.gzip(digest, entries);
+        ArtIndexName name = ArtIndexName.of(catalogVersion, digest, entries.size(), bytes);
+        store.publish(name, bytes, entries);
+        int count = entries.size();
+        String message = "ready " + name + ": " + count + " artworks"
                 + (counts.get("failed") == 0 ? "" : ", " + counts.get("failed") + " failed images ("
-                        + String.join(", ", failedIds.stream().map(UUID::toString).toList())
-                        + (counts.get("failed") > failedIds.size() ? ", …" : "") + ")");
+                        + failedList(counts.get("failed"), failedIds) + ")");
         Log.infof("art build %s: %s", message, counts);
-        return new Outcome(written.file().getFileName().toString(), count, digest, counts, failedIds, message);
+        return new Outcome(name.toString(), count, digest, counts, failedIds, message);
+    }
+
+    /**
+     * The integrity rule (SERVICE.md §5.8): an index with no artwork, with failed images over the configured share
+     * of the artworks tried, or with fewer artworks than the current index by more than that share, is not
+     * published.
+     *
+     * @throws ArtIndexIntegrityException naming the counts and the first failed images
+     */
+    private void checkIntegrity(int tried, long failed, List<UUID> failedIds, int count) {
+        double share = config.maxFailedShare();
+        String percent = String.format(Locale.ROOT, "%.4g %%", share * 100).replaceAll("\\.?0+ %", " %");
+        String failures = failed == 0 ? "" : "; first failed images: " + failedList(failed, failedIds);
+        Optional<ArtIndexStore.StoredIndex> current = store.current();
+        String kept = current.map(c -> "; the current index " + c.fileName() + " stays")
+                .orElse("; there is still no art index");
+        if (failed > share * tried) {
+            throw new ArtIndexIntegrityException("the index was not published: " + failed + " of " + tried
+                    + " images tried failed, more than the " + percent + " allowed (card-catalog.art.max-failed-share)"
+                    + failures + kept);
+        }
+        if (count == 0) {
+            throw new ArtIndexIntegrityException("the index was not published: it would hold 0 artworks ("
+                    + failed + " of " + tried + " images tried failed)" + failures + kept);
+        }
+        if (current.isPresent() && count < current.get().name().count() * (1 - share)) {
+            throw new ArtIndexIntegrityException("the index was not published: it would hold " + count
+                    + " artworks, fewer than the " + current.get().name().count() + " of the current index by more than "
+                    + percent + " (card-catalog.art.max-failed-share); " + failed + " of " + tried
+                    + " images tried failed" + failures + kept);
+        }
+    }
+
+    private static String failedList(long failed, List<UUID> failedIds) {
+        return String.join(", ", failedIds.stream().map(UUID::toString).toList())
+                + (failed > failedIds.size() ? ", …" : "");
     }
 
     private record Fingerprinted(Artwork artwork, byte[] fingerprint) {
@@ -266,8 +308,8 @@ public class ArtBuild {
         }
     }
 
-    /** Writes the index of the selected artworks' fingerprints with the current digest (SERVICE.md §5.8). */
-    private ArtIndexFile.Written writeIndex(ArtworkSelector.Selection selection, String digest, String catalogVersion) {
+    /** The index records: the selected artworks' fingerprints with the current digest (SERVICE.md §5.8). */
+    private List<ArtIndexFile.Entry> indexEntries(ArtworkSelector.Selection selection, String digest) {
         Set<UUID> current = new HashSet<>();
         selection.artworks().forEach(artwork -> current.add(artwork.illustrationId()));
         List<ArtIndexFile.Entry> entries = new ArrayList<>();
@@ -286,23 +328,7 @@ public class ArtBuild {
         } catch (SQLException e) {
             throw new TransientFailure("the fingerprints could not be read: " + e.getMessage(), e);
         }
-        try {
-            ArtIndexFile.Written written = ArtIndexFile.write(store.directory(), catalogVersion, digest, entries);
-            if (!written.created()) {
-                // the same index again: it is the current one, so it must be the newest
-                java.nio.file.Files.setLastModifiedTime(written.file(),
-                        java.nio.file.attribute.FileTime.from(clock.instant()));
-            }
-            return written;
-        } catch (IOException e) {
-            throw new UncheckedIOException("the art index file could not be written", e);
-        }
-    }
-
-    private static int indexCount(Path file) {
-        String name = file.getFileName().toString();
-        String count = name.substring(name.lastIndexOf('-') + 1, name.indexOf(".bin.gz"));
-        return Integer.parseInt(count);
+        return entries;
     }
 
     private static void report(Map<String, Long> counts, Progress progress) {

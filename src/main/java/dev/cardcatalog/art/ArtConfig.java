@@ -2,6 +2,7 @@ package dev.cardcatalog.art;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 import java.util.List;
 
 /** {@code card-catalog.art.*}: the art build and the art index (SERVICE.md §5). */
@@ -31,4 +32,19 @@ public interface ArtConfig {
     /** Failed images named in the run's message; the rest are counted. */
     @WithDefault("20")
     int failedIdsShown();
+
+    /**
+     * The integrity rule's share, 0 to 1 (SERVICE.md §5.8): a build fails, and the current index stays, when its
+     * failed images exceed this share of the artworks it tried, or when its index would hold fewer artworks than
+     * the current one by more than this share of the current count.
+     */
+    @WithDefault("0.02")
+    double maxFailedShare();
+
+    /**
+     * How often each replica reads which index is current (a one-row query) and, when a new one was written, loads
+     * it into its matcher. Keep it well under 5 s.
+     */
+    @WithDefault("1s")
+    Duration indexPollInterval();
 }

@@ -1,14 +1,12 @@
 package dev.cardcatalog.art;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -23,7 +21,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
@@ -47,9 +44,10 @@ import java.util.zip.GZIPOutputStream;
  * Records are sorted by artwork id (lowercase hyphenated UUID text order = unsigned byte order of the 16 raw bytes;
  * note that {@link UUID#compareTo} is signed and differs). The body is exactly {@code 28 + 144 * N} bytes.
  *
- * <p>The file is named {@code art-index-<catalog version>-<settings digest>-<N>.bin.gz}, is written as
- * {@code <name>.part} and renamed atomically, is never rewritten once it exists, and only the two newest index
- * files of a directory are kept.
+ * <p>The file is named as {@link ArtIndexName} says (catalog version, content digest, settings digest, N). The
+ * bytes are kept in PostgreSQL ({@link ArtIndexStore}); in a directory (the data directory's cache) a file is
+ * written through a temporary file renamed atomically, is never rewritten once it exists, and only the two newest
+ * index files are kept.
  */
 public final class ArtIndexFile {
 
@@ -68,12 +66,7 @@ public final class ArtIndexFile {
     /** Default bound on the records a reader accepts (a gzip body can claim, and inflate to, far more). */
     public static final int DEFAULT_MAX_RECORDS = 1_000_000;
 
-    /** Index file names, as served and as the browser scanner expects them. */
-    public static final Pattern NAME =
-            Pattern.compile("^art-index-([a-z0-9-]+)-([0-9a-f]{16})-(\\d+)\\.bin\\.gz$");
-
     private static final byte[] MAGIC = {'C', 'A', 'R', 'T'};
-    private static final Pattern CATALOG_VERSION = Pattern.compile("[a-z0-9-]+");
     private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{16}");
 
     /** Artwork ids in index order: unsigned comparison of the 16 raw bytes. */
@@ -122,24 +115,9 @@ public final class ArtIndexFile {
     public record Written(Path file, boolean created, List<Path> deleted) {
     }
 
-    /**
-     * The file name {@code art-index-<catalog version>-<digest>-<count>.bin.gz}.
-     *
-     * @throws IllegalArgumentException if the catalog version is not {@code [a-z0-9-]+} or the digest is not 16
-     *                                  lowercase hex characters
-     */
-    public static String fileName(String catalogVersion, String digest, int count) {
-        requireCatalogVersion(catalogVersion);
-        requireDigest(digest);
-        if (count < 0) {
-            throw new IllegalArgumentException("count must not be negative");
-        }
-        return "art-index-" + catalogVersion + "-" + digest + "-" + count + ".bin.gz";
-    }
-
-    /** Whether {@code name} matches {@code ^art-index-[a-z0-9-]+-[0-9a-f]{16}-\d+\.bin\.gz$}. */
+    /** Whether {@code name} is an index file name ({@link ArtIndexName}). */
     public static boolean isValidName(String name) {
-        return name != null && NAME.matcher(name).matches();
+        return ArtIndexName.isValid(name);
     }
 
     /**
@@ -160,8 +138,30 @@ public final class ArtIndexFile {
     }
 
     /**
+     * The index file's bytes for {@code entries}: gzip (best compression) of {@link #body}. The same entries always
+     * give the same bytes (the gzip header carries no time).
+     *
+     * @throws IllegalArgumentException on a bad digest or a repeated artwork id
+     */
+    public static byte[] gzip(String digest, Collection<Entry> entries) {
+        byte[] body = body(digest, entries);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 2 + 64);
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out, 1 << 16) {
+            {
+                def.setLevel(Deflater.BEST_COMPRESSION);
+            }
+        }) {
+            gzip.write(body);
+        } catch (IOException e) {
+            throw new IllegalStateException("a byte array stream does not fail", e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
      * Writes the index of {@code entries} into {@code directory} unless a file of that name exists, then deletes
-     * all but the {@value #FILES_KEPT} newest index files (the one named here is always kept).
+     * all but the {@value #FILES_KEPT} newest index files (the one named here is always kept). The name carries the
+     * content digest ({@link ArtIndexName}), so a file of that name holds these very bytes.
      *
      * @param directory      where index files live (created if missing)
      * @param catalogVersion e.g. {@code default-cards-20261008210545}
@@ -173,33 +173,37 @@ public final class ArtIndexFile {
     public static Written write(Path directory, String catalogVersion, String digest, Collection<Entry> entries)
             throws IOException {
         List<Entry> sorted = sortedUnique(entries);
-        String name = fileName(catalogVersion, digest, sorted.size());
-        Files.createDirectories(directory);
+        byte[] bytes = gzip(digest, sorted);
+        String name = ArtIndexName.of(catalogVersion, digest, sorted.size(), bytes).toString();
         Path target = directory.resolve(name);
-        boolean created = false;
-        if (!Files.exists(target)) {
-            Path part = directory.resolve(name + ".part");
-            try {
-                try (FileChannel channel = FileChannel.open(part, StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-                        GZIPOutputStream gzip = new GZIPOutputStream(
-                                new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16), 1 << 16) {
-                            {
-                                def.setLevel(Deflater.BEST_COMPRESSION);
-                            }
-                        }) {
-                    writeBody(gzip, digest, sorted);
-                    gzip.finish();
-                    gzip.flush();
-                    channel.force(true);
-                }
-                Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
-                created = true;
-            } finally {
-                Files.deleteIfExists(part);
-            }
-        }
+        boolean created = writeIfMissing(target, bytes);
         return new Written(target, created, keepNewest(directory, target));
+    }
+
+    /**
+     * Writes {@code bytes} to {@code target} through a temporary file renamed atomically, unless {@code target}
+     * exists (an index file's name follows its bytes, so it already holds them).
+     *
+     * @return whether the file was written
+     */
+    public static boolean writeIfMissing(Path target, byte[] bytes) throws IOException {
+        if (Files.exists(target)) {
+            return false;
+        }
+        Path directory = target.getParent();
+        Files.createDirectories(directory);
+        Path part = Files.createTempFile(directory, target.getFileName().toString(), ".part");
+        try {
+            try (FileChannel channel = FileChannel.open(part, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                channel.write(ByteBuffer.wrap(bytes));
+                channel.force(true);
+            }
+            Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return true;
+        } finally {
+            Files.deleteIfExists(part);
+        }
     }
 
     /**
@@ -258,19 +262,17 @@ public final class ArtIndexFile {
 
     /** As {@link #read(Path, String)}, accepting at most {@code maxRecords} records. */
     public static Contents read(Path file, String expectedDigest, int maxRecords) throws IOException {
-        String name = file.getFileName().toString();
-        Matcher m = NAME.matcher(name);
-        if (!m.matches()) {
-            throw new ArtIndexFormatException("not an art index file name: " + name);
-        }
+        String fileName = file.getFileName().toString();
+        ArtIndexName name = ArtIndexName.parse(fileName).orElseThrow(
+                () -> new ArtIndexFormatException("not an art index file name: " + fileName));
         Contents contents;
         try (InputStream in = Files.newInputStream(file)) {
             contents = read(in, expectedDigest, maxRecords);
         }
-        if (!m.group(2).equals(contents.digest())) {
+        if (!name.settingsDigest().equals(contents.digest())) {
             throw new ArtIndexFormatException("the name's digest differs from the header's: " + name);
         }
-        if (!m.group(3).equals(Integer.toString(contents.entries().size()))) {
+        if (name.count() != contents.entries().size()) {
             throw new ArtIndexFormatException("the name's record count differs from the header's: " + name);
         }
         return contents;
@@ -370,12 +372,6 @@ public final class ArtIndexFile {
             }
         }
         return sorted;
-    }
-
-    private static void requireCatalogVersion(String catalogVersion) {
-        if (catalogVersion == null || !CATALOG_VERSION.matcher(catalogVersion).matches()) {
-            throw new IllegalArgumentException("a catalog version is lowercase letters, digits and '-'");
-        }
     }
 
     private static void requireDigest(String digest) {

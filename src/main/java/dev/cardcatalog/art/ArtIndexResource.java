@@ -13,9 +13,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,8 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
@@ -37,7 +32,6 @@ import javax.sql.DataSource;
 @Path("/api/art-index")
 public class ArtIndexResource {
 
-    private static final Pattern NAME = Pattern.compile("^art-index-(.+)-([0-9a-f]{16})-(\\d+)\\.bin\\.gz$");
     private static final int MATCHES = 10;
     /** Longest side, in pixels, a capture is decoded at (larger ones are subsampled while they are read). */
     static final int MAX_DECODED_SIDE = 1024;
@@ -55,55 +49,59 @@ public class ArtIndexResource {
         this.decoder = new ImageDecoder(20 * 1024 * 1024, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
     }
 
-    /** The current index file. */
-    public record IndexView(String fileName, String url, String digest, long count, String catalogVersion,
-            long sizeBytes, Instant writtenAt) {
+    /**
+     * The current index file.
+     *
+     * @param digest        the settings digest of its fingerprints
+     * @param contentDigest the SHA-256 of the file's bytes, 64 lowercase hex characters
+     * @param sizeBytes     the file's length as served (gzip)
+     */
+    public record IndexView(String fileName, String url, String digest, String contentDigest, long count,
+            String catalogVersion, long sizeBytes, Instant writtenAt) {
     }
 
-    /** The current index file's name, digest, count and catalog version; 404 before the first build. */
+    /**
+     * The current index file's name, digests, count and catalog version, the same on every replica (it is read from
+     * the database); 404 before the first build.
+     */
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
     public IndexView current() {
-        java.nio.file.Path file = store.current().orElseThrow(() -> ProblemException.notFound(
+        ArtIndexStore.StoredIndex index = store.current().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
-        String name = file.getFileName().toString();
-        Matcher parts = NAME.matcher(name);
-        if (!parts.matches()) {
-            throw new IllegalStateException("unexpected index file name " + name);
-        }
-        try {
-            return new IndexView(name, "/api/art-index/files/" + name, parts.group(2),
-                    Long.parseLong(parts.group(3)), parts.group(1), Files.size(file),
-                    Files.getLastModifiedTime(file).toInstant());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ArtIndexName name = index.name();
+        return new IndexView(index.fileName(), "/api/art-index/files/" + index.fileName(), name.settingsDigest(),
+                index.contentDigest(), name.count(), name.catalogVersion(), index.sizeBytes(), index.writtenAt());
     }
 
     /**
-     * An index file, served as it is stored (gzip) and immutable: {@code Content-Encoding: gzip},
-     * {@code Cache-Control: max-age=31536000, public, immutable}, {@code ETag} = the quoted name; 304 when
-     * {@code If-None-Match} names it. Any other name is 404.
+     * An index file, one of the two newest, byte-identical on every replica and served as it is stored (gzip) and
+     * immutable: {@code Content-Encoding: gzip}, {@code Cache-Control: max-age=31536000, public, immutable},
+     * {@code ETag} = the quoted name; 304 when {@code If-None-Match} names it. Any other name is 404.
      */
     @GET
     @Path("files/{name}")
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
     @Blocking
     public Response file(@PathParam("name") String name, @HeaderParam("If-None-Match") String ifNoneMatch) {
-        java.nio.file.Path file = store.file(name).orElseThrow(() -> ProblemException.notFound(
-                "There is no art index file " + name + "."));
+        ArtIndexStore.StoredIndex index = store.find(name).orElseThrow(() -> noFile(name));
         String etag = "\"" + name + "\"";
         Response.ResponseBuilder response;
         if (ifNoneMatch != null && matches(ifNoneMatch, etag)) {
             response = Response.notModified();
         } else {
+            java.nio.file.Path file = store.file(index).orElseThrow(() -> noFile(name));
             response = Response.ok(file.toFile(), MediaType.APPLICATION_OCTET_STREAM_TYPE)
                     .header("Content-Encoding", "gzip");
         }
         return response.header("ETag", etag)
                 .header("Cache-Control", "max-age=31536000, public, immutable")
                 .build();
+    }
+
+    private static ProblemException noFile(String name) {
+        return ProblemException.notFound("There is no art index file " + name + ".");
     }
 
     private static boolean matches(String ifNoneMatch, String etag) {
@@ -146,7 +144,7 @@ public class ArtIndexResource {
         if (body == null || body.length == 0) {
             throw ProblemException.badRequest("body", "Send a JPEG or PNG photo of a card as the request body.");
         }
-        ArtMatcher matcher = store.matcher().orElseThrow(() -> ProblemException.notFound(
+        ArtIndexStore.LoadedIndex loaded = store.matcher().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
         RgbImage image;
         try {
@@ -155,8 +153,8 @@ public class ArtIndexResource {
             throw new ProblemException(Problem.of("invalid-image", "Not an image", 400,
                     "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
         }
-        String index = store.matcherFile().map(f -> f.getFileName().toString()).orElse(null);
-        List<ArtMatcher.Match> nearest = matcher.nearest(ArtFingerprint.queries(image), MATCHES);
+        String index = loaded.index().fileName();
+        List<ArtMatcher.Match> nearest = loaded.matcher().nearest(ArtFingerprint.queries(image), MATCHES);
         Map<UUID, List<Printing>> printings = printings(nearest.stream().map(ArtMatcher.Match::artworkId).toList());
         List<MatchView> matches = new ArrayList<>();
         for (ArtMatcher.Match match : nearest) {

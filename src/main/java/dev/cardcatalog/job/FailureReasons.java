@@ -1,5 +1,6 @@
 package dev.cardcatalog.job;
 
+import dev.cardcatalog.art.ArtIndexIntegrityException;
 import dev.cardcatalog.art.NoCatalogException;
 import dev.cardcatalog.catalog.BulkFileIntegrityException;
 import dev.cardcatalog.catalog.CatalogConfigurationException;
@@ -26,6 +27,7 @@ final class FailureReasons {
         return !(failure instanceof ScryfallException || failure instanceof BulkFileIntegrityException
                 || failure instanceof NoValidRecordsException || failure instanceof CatalogConfigurationException
                 || failure instanceof TransientFailure || failure instanceof NoCatalogException
+                || failure instanceof ArtIndexIntegrityException
                 || failure instanceof JobLedger.LedgerException);
     }
 

@@ -42,6 +42,7 @@ public class JobWorker {
     private final ExecutorService workers;
     private final ScheduledExecutorService heartbeats;
     private final InstanceId instance;
+    private final ArtBuildFollowUp followUp;
 
     /** Set when the instance begins to stop: a run that ends in an exception from then on is handed back. */
     private volatile boolean stopping;
@@ -51,8 +52,9 @@ public class JobWorker {
 
     public JobWorker(JobLedger ledger, CatalogRefresh refresh, ArtBuild artBuild, ArtConfig artConfig,
             EventPublisher events, CommandPublisher publisher, RetryConfig retryConfig, JobConfig config, Clock clock,
-            MeterRegistry metrics, InstanceId instance) {
+            MeterRegistry metrics, InstanceId instance, ArtBuildFollowUp followUp) {
         this.instance = instance;
+        this.followUp = followUp;
         this.ledger = ledger;
         this.refresh = refresh;
         this.artBuild = artBuild;
@@ -132,31 +134,82 @@ public class JobWorker {
             metrics.counter("jobs.outcomes", "kind", "art-build", "outcome", "succeeded").increment();
             Log.infof("art-build job %s %s", job.id(), outcome.message());
             events.artIndexReady(job.id(), outcome.fileName(), outcome.count(), outcome.digest());
+            queueFollowUp(job);
         }
     }
 
-    /** After an applied refresh, an art build when the art index is enabled (SERVICE.md §4.8). */
+    /**
+     * After an applied refresh, an art build when the art index is enabled (SERVICE.md §4.8). When one is in
+     * flight, a mark in the database makes its end queue one more (SERVICE.md §5.8): the refresh's new artworks are
+     * not left out of the index.
+     */
     private void startArtBuild(JobLedger.JobRecord refresh) {
         if (!artConfig.enabled()) {
             return;
         }
-        JobLedger.JobRecord build;
+        String source = "after refresh " + refresh.id();
         try {
-            build = ledger.createQueued(JobKind.ART_BUILD, refresh.trigger(), "after refresh " + refresh.id());
+            queueArtBuild(refresh.trigger(), source);
         } catch (JobInFlightException e) {
-            Log.infof("no art build after refresh %s: art-build job %s is already in flight", refresh.id(),
-                    e.inFlight());
-            return;
+            markFollowUp(refresh, e.inFlight());
         } catch (RuntimeException e) {
             Log.warnf("no art build after refresh %s: %s", refresh.id(), e.getMessage());
-            return;
         }
+    }
+
+    private void markFollowUp(JobLedger.JobRecord refresh, java.util.UUID inFlight) {
+        try {
+            if (inFlight != null) {
+                followUp.mark(inFlight, refresh.id(), refresh.trigger());
+            }
+            // the build may have ended before the mark was written and not seen it: try once more; whoever
+            // takes the mark (this thread or the build's end) queues the build
+            try {
+                queueArtBuild(refresh.trigger(), "after refresh " + refresh.id());
+                if (inFlight != null) {
+                    followUp.take(inFlight);
+                }
+            } catch (JobInFlightException again) {
+                Log.infof("art build after refresh %s follows art-build job %s, which is in flight", refresh.id(),
+                        again.inFlight());
+            }
+        } catch (RuntimeException e) {
+            Log.warnf("no art build after refresh %s: art-build job %s is in flight and the follow-up could not be "
+                    + "marked: %s", refresh.id(), inFlight, e.getMessage());
+        }
+    }
+
+    /** When an art build ends, the build that a refresh applied meanwhile asked for. */
+    private void queueFollowUp(JobLedger.JobRecord build) {
+        try {
+            followUp.take(build.id()).ifPresent(mark -> {
+                try {
+                    queueArtBuild(mark.trigger(), "after art-build " + build.id() + " (refresh " + mark.refreshId()
+                            + " applied meanwhile)");
+                } catch (JobInFlightException e) {
+                    // queued since this build ended, so after the refresh applied: it covers the refresh
+                    Log.infof("no follow-up of art-build job %s: art-build job %s is in flight", build.id(),
+                            e.inFlight());
+                }
+            });
+        } catch (RuntimeException e) {
+            Log.warnf("the follow-up of art-build job %s could not be queued: %s", build.id(), e.getMessage());
+        }
+    }
+
+    /**
+     * Queues an art build and publishes its command.
+     *
+     * @throws JobInFlightException an art build is queued, running or waiting
+     */
+    private void queueArtBuild(JobTrigger trigger, String source) {
+        JobLedger.JobRecord build = ledger.createQueued(JobKind.ART_BUILD, trigger, source);
         try {
             publisher.publish(build.command(), 0, java.util.List.of()).await().atMost(config.publishTimeout());
-            Log.infof("art-build job %s queued after refresh %s", build.id(), refresh.id());
+            Log.infof("art-build job %s queued %s", build.id(), source);
         } catch (RuntimeException e) {
             String reason = "the command could not be published to Kafka: " + e.getMessage();
-            Log.warnf("art-build job %s after refresh %s failed: %s", build.id(), refresh.id(), reason);
+            Log.warnf("art-build job %s %s failed: %s", build.id(), source, reason);
             ledger.failUnpublished(build.id(), reason);
         }
     }
@@ -224,6 +277,9 @@ public class JobWorker {
                     metrics.counter("jobs.outcomes", "kind", job.kind().wire(), "outcome", "failed").increment();
                     Log.warnf("%s job %s failed: %s", job.kind().wire(), job.id(), finalReason);
                     events.jobFailed(job.id(), job.kind(), finalReason);
+                    if (job.kind() == JobKind.ART_BUILD) {
+                        queueFollowUp(job);
+                    }
                 }
             }
         } catch (RuntimeException e) {

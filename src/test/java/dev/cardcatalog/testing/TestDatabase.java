@@ -25,8 +25,9 @@ public final class TestDatabase {
     /** Empties every table the service writes (the schema stays). */
     public static void clear() {
         // before the service's first start the schema may not exist yet
-        execute("DO $$ BEGIN IF to_regclass('public.job') IS NOT NULL THEN "
-                + "TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window, art_fingerprint; END IF; END $$");
+        execute("DO $$ BEGIN IF to_regclass('public.art_build_follow_up') IS NOT NULL THEN "
+                + "TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window, art_fingerprint, art_index, "
+                + "art_build_follow_up; END IF; END $$");
     }
 
     public static void execute(String sql, Object... parameters) {
