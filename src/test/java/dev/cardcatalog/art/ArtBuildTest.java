@@ -69,11 +69,14 @@ class ArtBuildTest {
         assertThat(index.getString("digest")).isEqualTo("aa574ad30218cd69");
         assertThat(index.getString("catalog_version")).isEqualTo(ScryfallStandIn.SAMPLE_VERSION);
         String name = index.getString("file_name");
-        assertThat(name).isEqualTo("art-index-" + ScryfallStandIn.SAMPLE_VERSION + "-aa574ad30218cd69-"
-                + expected.size() + ".bin.gz");
+        assertThat(name).matches("art-index-" + ScryfallStandIn.SAMPLE_VERSION + "-[0-9a-f]{16}-aa574ad30218cd69-"
+                + expected.size() + "\\.bin\\.gz");
 
         Response file = rawFile(name);
         assertThat(file.statusCode()).isEqualTo(200);
+        // the name carries the content digest of the bytes served
+        assertThat(ArtIndexName.parse(name).orElseThrow().names(file.asByteArray())).isTrue();
+        assertThat(index.getString("content_digest")).isEqualTo(ArtIndexName.sha256(file.asByteArray()));
         assertThat(file.header("ETag")).isEqualTo("\"" + name + "\"");
         assertThat(file.header("Content-Encoding")).isEqualTo("gzip");
         assertThat(file.header("Cache-Control")).isEqualTo("max-age=31536000, public, immutable");
@@ -93,7 +96,8 @@ class ArtBuildTest {
 
         given().header("If-None-Match", "\"" + name + "\"").get("/api/art-index/files/" + name)
                 .then().statusCode(304);
-        given().get("/api/art-index/files/art-index-x-aa574ad30218cd69-1.bin.gz").then().statusCode(404)
+        given().get("/api/art-index/files/art-index-x-0123456789abcdef-aa574ad30218cd69-1.bin.gz").then()
+                .statusCode(404)
                 .contentType("application/problem+json");
         given().get("/api/art-index/files/..%2Fbulk").then().statusCode(404);
 
@@ -113,6 +117,90 @@ class ArtBuildTest {
         JsonPath second = Jobs.awaitFinished(again);
         assertThat(second.getLong("runs[0].counts.already")).isEqualTo(expected.size());
         assertThat(imageRequests()).hasSize(images);
+        // the same bytes, the same name; the data directory is only a cache
+        TestData.deleteTree(TestData.DATA_DIR.resolve("art/index"));
+        given().get("/api/art-index").then().statusCode(200).body("file_name", equalTo(name));
+        assertThat(rawFile(name).asByteArray()).isEqualTo(file.asByteArray());
+    }
+
+    @Test
+    void aBuildWorseThanTheCurrentIndexFailsAndTheCurrentIndexStays() throws IOException {
+        Map<String, String> expected = expectedArtworks();
+        assertThat(refreshThenBuild().getString("state")).isEqualTo("succeeded");
+        String current = given().get("/api/art-index").jsonPath().getString("file_name");
+        byte[] currentBytes = rawFile(current).asByteArray();
+
+        // 100 artworks fewer (their cards retired): more than 2 % fewer than the current index
+        TestDatabase.execute("""
+                UPDATE card SET retired_at = now() WHERE illustration_id IN (
+                    SELECT DISTINCT illustration_id FROM card WHERE illustration_id IS NOT NULL ORDER BY 1 LIMIT 100)""");
+        JsonPath fewer = Jobs.awaitFinished(postArtBuild());
+        assertThat(fewer.getString("state")).isEqualTo("failed");
+        assertThat(fewer.getString("message")).startsWith("the index was not published: it would hold ")
+                .contains("fewer than the " + expected.size() + " of the current index")
+                .contains("the current index " + current + " stays");
+
+        // no artwork at all (every card retired): never current
+        TestDatabase.execute("UPDATE card SET retired_at = now()");
+        JsonPath none = Jobs.awaitFinished(postArtBuild());
+        assertThat(none.getString("state")).isEqualTo("failed");
+        assertThat(none.getString("message")).contains("it would hold 0 artworks");
+
+        // every image failing, fingerprints and cache forgotten
+        TestDatabase.execute("UPDATE card SET retired_at = NULL");
+        TestDatabase.execute("TRUNCATE art_fingerprint");
+        TestData.deleteTree(TestData.DATA_DIR.resolve("art"));
+        standIn.reset();
+        standIn.always("/small/", Fault.status(404));
+        standIn.always("/file/scryfall-cards/small/", Fault.status(404));
+        JsonPath failing = Jobs.awaitState(postArtBuild(), Duration.ofSeconds(120), Jobs.FINISHED);
+        assertThat(failing.getString("state")).isEqualTo("failed");
+        assertThat(failing.getLong("runs[0].counts.failed")).isEqualTo(expected.size());
+        List<String> sorted = new ArrayList<>(expected.keySet());
+        assertThat(failing.getString("message")).startsWith("the index was not published: " + expected.size()
+                + " of " + expected.size() + " images tried failed, more than the 2 % allowed")
+                .contains("first failed images: ").containsPattern("[0-9a-f-]{36}, …")
+                .contains("the current index " + current + " stays");
+        assertThat(failing.getString("runs[0].message")).isEqualTo(failing.getString("message"));
+        assertThat(sorted).anyMatch(id -> failing.getString("message").contains(id));
+
+        // the previous index still current and served, though the data directory was emptied
+        given().get("/api/art-index").then().statusCode(200).body("file_name", equalTo(current))
+                .body("count", equalTo(expected.size()));
+        assertThat(rawFile(current).asByteArray()).isEqualTo(currentBytes);
+        assertThat(TestDatabase.count("SELECT count(*) FROM art_index")).isEqualTo(1);
+    }
+
+    @Test
+    void aRefreshAppliedDuringAnArtBuildQueuesExactlyOneMoreBuildAfterIt() {
+        // the build after the first refresh is held in flight by two slow images (one per image host)
+        Fault slow = Fault.slowBody(1024, Duration.ofMillis(700));
+        standIn.enqueue("/small/", slow);
+        standIn.enqueue("/file/scryfall-cards/small/", slow);
+        String first = refreshThenBuildId();
+
+        // two refreshes apply while it runs: one mark, however many
+        String second = Jobs.postRefresh("manual");
+        assertThat(Jobs.awaitFinished(second).getString("state")).isEqualTo("succeeded");
+        String third = Jobs.postRefresh("manual");
+        assertThat(Jobs.awaitFinished(third).getString("state")).isEqualTo("succeeded");
+        assertThat(Jobs.get(first).getString("state")).as("the first build is still in flight")
+                .isIn("queued", "running", "waiting");
+        assertThat(TestDatabase.count("SELECT count(*) FROM job WHERE kind = 'art-build'")).isEqualTo(1);
+
+        assertThat(Jobs.awaitState(first, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
+                .isEqualTo("succeeded");
+        String[] next = new String[1];
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            var rows = TestDatabase.rows("SELECT id::text AS id FROM job WHERE kind = 'art-build' AND source LIKE ?",
+                    "after art-build " + first + "%");
+            next[0] = rows.isEmpty() ? null : (String) rows.get(0).get("id");
+            return next[0] != null;
+        });
+        assertThat(Jobs.awaitFinished(next[0]).getString("state")).isEqualTo("succeeded");
+        // the follow-up build ended without queuing another
+        assertThat(TestDatabase.count("SELECT count(*) FROM job WHERE kind = 'art-build'")).isEqualTo(2);
+        assertThat(TestDatabase.count("SELECT count(*) FROM art_build_follow_up")).isZero();
     }
 
     @Test
@@ -230,7 +318,17 @@ class ArtBuildTest {
         given().get("/api/art-index").then().statusCode(404).contentType("application/problem+json");
     }
 
+    private static String postArtBuild() {
+        return given().auth().preemptive().basic("operator", "operator-test-password").contentType("application/json").body("{}").post("/api/art-builds")
+                .then().statusCode(202).extract().jsonPath().getString("id");
+    }
+
     private static JsonPath refreshThenBuild() {
+        return Jobs.awaitState(refreshThenBuildId(), Duration.ofSeconds(120), Jobs.FINISHED);
+    }
+
+    /** Applies a refresh and returns the id of the art build it started. */
+    private static String refreshThenBuildId() {
         String refresh = Jobs.postRefresh("manual");
         assertThat(Jobs.awaitFinished(refresh).getString("state")).isEqualTo("succeeded");
         String[] build = new String[1];
@@ -240,7 +338,7 @@ class ArtBuildTest {
             build[0] = rows.isEmpty() ? null : (String) rows.get(0).get("id");
             return build[0] != null;
         });
-        return Jobs.awaitState(build[0], Duration.ofSeconds(120), Jobs.FINISHED);
+        return build[0];
     }
 
     /**

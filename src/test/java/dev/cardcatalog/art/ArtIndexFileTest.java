@@ -46,9 +46,10 @@ class ArtIndexFileTest {
         ArtIndexFile.Written written = ArtIndexFile.write(dir, "default-cards-20261008210545", DIGEST, entries);
 
         assertTrue(written.created());
-        assertEquals("art-index-default-cards-20261008210545-aa574ad30218cd69-44.bin.gz",
-                written.file().getFileName().toString());
-        byte[] body = gunzip(Files.readAllBytes(written.file()));
+        byte[] gzipped = Files.readAllBytes(written.file());
+        assertEquals("art-index-default-cards-20261008210545-" + sha256(gzipped).substring(0, 16)
+                + "-aa574ad30218cd69-44.bin.gz", written.file().getFileName().toString());
+        byte[] body = gunzip(gzipped);
         assertEquals(28 + 144 * 44, body.length);
         assertEquals("CART", new String(body, 0, 4, StandardCharsets.US_ASCII));
         assertEquals(1, body[4]);
@@ -89,44 +90,68 @@ class ArtIndexFileTest {
     @Test
     void writesAnEmptyIndex() throws IOException {
         Path file = ArtIndexFile.write(dir, "v1", DIGEST, List.of()).file();
-        assertEquals("art-index-v1-aa574ad30218cd69-0.bin.gz", file.getFileName().toString());
+        assertTrue(file.getFileName().toString().matches("art-index-v1-[0-9a-f]{16}-aa574ad30218cd69-0\\.bin\\.gz"));
         assertEquals(28, gunzip(Files.readAllBytes(file)).length);
         assertEquals(0, ArtIndexFile.read(file, DIGEST).entries().size());
     }
 
     @Test
     void acceptsOnlyIndexFileNames() {
-        assertTrue(ArtIndexFile.isValidName("art-index-default-cards-20261008210545-aa574ad30218cd69-41234.bin.gz"));
-        assertTrue(ArtIndexFile.isValidName(ArtIndexFile.fileName("v1", DIGEST, 0)));
+        String good = "art-index-default-cards-20261008210545-3f2a9c0d41be7e58-aa574ad30218cd69-41234.bin.gz";
+        assertTrue(ArtIndexFile.isValidName(good));
+        // the browser scanner's pattern (FINGERPRINT.md §9) still accepts it
+        assertTrue(good.matches("^art-index-[a-z0-9-]+-[0-9a-f]{16}-\\d+\\.bin\\.gz$"));
+        ArtIndexName parsed = ArtIndexName.parse(good).orElseThrow();
+        assertEquals(new ArtIndexName("default-cards-20261008210545", "3f2a9c0d41be7e58", DIGEST, 41234), parsed);
+        assertEquals(good, parsed.toString());
+        assertTrue(ArtIndexFile.isValidName(ArtIndexName.of("v1", DIGEST, 0, new byte[] {1}).toString()));
         for (String bad : new String[] {
                 null, "", "art-index.bin.gz",
-                "art-index-default-cards-AA574AD30218CD69-1.bin.gz", // upper-case digest
-                "art-index-default-cards-aa574ad30218cd6-1.bin.gz", // 15 hex characters
-                "art-index-Default-aa574ad30218cd69-1.bin.gz", // upper-case catalog version
-                "art-index-default_cards-aa574ad30218cd69-1.bin.gz",
-                "art-index-default-cards-aa574ad30218cd69-1.bin", "art-index-default-cards-aa574ad30218cd69-.bin.gz",
-                "art-index-default-cards-aa574ad30218cd69-1.bin.gz.part",
-                "../art-index-default-cards-aa574ad30218cd69-1.bin.gz",
-                "art-index-default-cards-aa574ad30218cd69-1.bin.gz/x",
-                "art-index--aa574ad30218cd69-1.bin.gz", "xart-index-v-aa574ad30218cd69-1.bin.gz",
-                "art-index-v-aa574ad30218cd69-1.bin.gz\n"}) {
+                "art-index-default-cards-aa574ad30218cd69-1.bin.gz", // no content digest
+                "art-index-default-cards-3f2a9c0d41be7e58-AA574AD30218CD69-1.bin.gz", // upper-case digest
+                "art-index-default-cards-3f2a9c0d41be7e58-aa574ad30218cd6-1.bin.gz", // 15 hex characters
+                "art-index-default-cards-3f2a9c0d41be7e5-aa574ad30218cd69-1.bin.gz", // content digest too short
+                "art-index-Default-3f2a9c0d41be7e58-aa574ad30218cd69-1.bin.gz", // upper-case catalog version
+                "art-index-default_cards-3f2a9c0d41be7e58-aa574ad30218cd69-1.bin.gz",
+                "art-index-v-3f2a9c0d41be7e58-aa574ad30218cd69-1.bin",
+                "art-index-v-3f2a9c0d41be7e58-aa574ad30218cd69-.bin.gz",
+                "art-index-v-3f2a9c0d41be7e58-aa574ad30218cd69-1.bin.gz.part",
+                "../art-index-v-3f2a9c0d41be7e58-aa574ad30218cd69-1.bin.gz",
+                "art-index-v-3f2a9c0d41be7e58-aa574ad30218cd69-1.bin.gz/x",
+                "art-index--3f2a9c0d41be7e58-aa574ad30218cd69-1.bin.gz",
+                "xart-index-v-3f2a9c0d41be7e58-aa574ad30218cd69-1.bin.gz",
+                "art-index-v-3f2a9c0d41be7e58-aa574ad30218cd69-99999999999.bin.gz", // count over an int
+                "art-index-v-3f2a9c0d41be7e58-aa574ad30218cd69-1.bin.gz\n"}) {
             assertFalse(ArtIndexFile.isValidName(bad), String.valueOf(bad));
         }
-        assertThrows(IllegalArgumentException.class, () -> ArtIndexFile.fileName("Default", DIGEST, 1));
-        assertThrows(IllegalArgumentException.class, () -> ArtIndexFile.fileName("v1/..", DIGEST, 1));
-        assertThrows(IllegalArgumentException.class, () -> ArtIndexFile.fileName("v1", "AA574AD30218CD69", 1));
+        assertThrows(IllegalArgumentException.class, () -> ArtIndexName.of("Default", DIGEST, 1, new byte[1]));
+        assertThrows(IllegalArgumentException.class, () -> ArtIndexName.of("v1/..", DIGEST, 1, new byte[1]));
+        assertThrows(IllegalArgumentException.class,
+                () -> ArtIndexName.of("v1", "AA574AD30218CD69", 1, new byte[1]));
     }
 
     @Test
-    void neverRewritesAnExistingName() throws IOException {
+    void theNameFollowsTheBytes() throws IOException {
         Path first = ArtIndexFile.write(dir, "v1", DIGEST, entries(5, 3)).file();
         byte[] before = Files.readAllBytes(first);
 
-        ArtIndexFile.Written again = ArtIndexFile.write(dir, "v1", DIGEST, entries(5, 4));
+        // the same catalog version, digest and count, one fingerprint different: another name
+        List<ArtIndexFile.Entry> changed = entries(5, 3);
+        byte[] fingerprint = changed.get(2).fingerprint().clone();
+        fingerprint[0] ^= 1;
+        changed.set(2, new ArtIndexFile.Entry(changed.get(2).artworkId(), fingerprint));
+        ArtIndexFile.Written other = ArtIndexFile.write(dir, "v1", DIGEST, changed);
+        // the same entries again: the same bytes, the same name, not rewritten
+        ArtIndexFile.Written same = ArtIndexFile.write(dir, "v1", DIGEST, entries(5, 3));
 
-        assertFalse(again.created());
-        assertEquals(first, again.file());
+        assertTrue(other.created());
+        assertFalse(other.file().equals(first));
+        assertFalse(same.created());
+        assertEquals(first, same.file());
         assertArrayEquals(before, Files.readAllBytes(first));
+        assertArrayEquals(before, ArtIndexFile.gzip(DIGEST, entries(5, 3)));
+        assertTrue(ArtIndexName.parse(first.getFileName().toString()).orElseThrow().names(before));
+        assertFalse(ArtIndexName.parse(other.file().getFileName().toString()).orElseThrow().names(before));
     }
 
     @Test
@@ -157,7 +182,7 @@ class ArtIndexFileTest {
         Files.setLastModifiedTime(v1, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
         Path v2 = ArtIndexFile.write(dir, "v2", DIGEST, entries(3, 9)).file();
         Files.setLastModifiedTime(v2, FileTime.from(Instant.parse("2025-01-01T00:00:00Z")));
-        Path v3 = Files.copy(v2, dir.resolve(ArtIndexFile.fileName("v3", DIGEST, 3)));
+        Path v3 = Files.copy(v2, dir.resolve(ArtIndexName.of("v3", DIGEST, 3, Files.readAllBytes(v2)).toString()));
         Files.setLastModifiedTime(v3, FileTime.from(Instant.parse("2030-01-01T00:00:00Z")));
 
         // Asking again for v1 (already there, the oldest) keeps it and the newest other.
@@ -234,6 +259,14 @@ class ArtIndexFileTest {
         byte[] fp = new byte[128];
         new Random(seed).nextBytes(fp);
         return new ArtIndexFile.Entry(id, fp);
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static byte[] gunzip(byte[] gz) throws IOException {

@@ -190,8 +190,9 @@ public final class ArtBench {
      */
     private static ArtMatcher buildIndex(int artworks, int captures) throws Exception {
         String digest = ArtSettings.FROZEN.digest();
-        Path dir = Path.of("target", "art-bench");
-        Path cached = dir.resolve(ArtIndexFile.fileName(GENERATOR_VERSION + "-c" + captures, digest, artworks));
+        // one directory per generated index: the file's name carries its content digest, not known beforehand
+        Path dir = Path.of("target", "art-bench", GENERATOR_VERSION + "-c" + captures + "-" + artworks);
+        Path cached = ArtIndexFile.list(dir).stream().findFirst().orElse(dir.resolve("none"));
         if (Files.exists(cached)) {
             ArtIndexFile.Contents contents = ArtIndexFile.read(cached, digest);
             Map<UUID, byte[]> byId = new HashMap<>();
@@ -209,7 +210,7 @@ public final class ArtBench {
         List<ArtIndexFile.Entry> entries = IntStream.range(0, artworks).parallel()
                 .mapToObj(seed -> new ArtIndexFile.Entry(artworkId(seed), indexFingerprint(seed, captures)))
                 .toList();
-        ArtIndexFile.write(dir, GENERATOR_VERSION + "-c" + captures, digest, entries);
+        cached = ArtIndexFile.write(dir, GENERATOR_VERSION + "-c" + captures, digest, entries).file();
         System.out.printf(Locale.ROOT, "%n(index of %d generated artworks built in %.0f s, kept in %s)%n",
                 entries.size(), (System.nanoTime() - t0) / 1e9, cached);
         return ArtMatcher.of(digest, entries);
