@@ -1,0 +1,111 @@
+package dev.cardcatalog.it;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.ServiceProcess;
+import dev.cardcatalog.testing.TestDatabase;
+import io.restassured.config.DecoderConfig;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One art index for every replica (SERVICE.md §5.8): an index built on one instance is served byte for byte, with
+ * the same {@code ETag}, and matched alike by another, and by an instance started afterwards with an empty data
+ * directory.
+ */
+class ArtIndexReplicasIT {
+
+    private static final Map<String, String> CONFIG = Map.of(
+            "card-catalog.art.image-hosts", "cards.scryfall.io,c1.scryfall.com",
+            "card-catalog.scryfall.image-spacing", "2ms",
+            "card-catalog.art.index-poll-interval", "1s");
+
+    @Test
+    void anIndexBuiltOnOneInstanceIsServedAndMatchedAlikeByEveryInstance() {
+        try (Instances instances = new Instances()) {
+            ServiceProcess a = instances.start("a", CONFIG);
+            ServiceProcess b = instances.start("b", CONFIG);
+            succeed(a, post(a, "/api/refreshes"));
+            succeed(a, post(a, "/api/art-builds"));
+
+            JsonPath indexOnA = index(a);
+            String name = indexOnA.getString("file_name");
+            Response fileOnA = file(a, name, null);
+            assertThat(fileOnA.statusCode()).isEqualTo(200);
+            // a photo of one indexed artwork's card
+            Map<String, Object> artwork = TestDatabase.rows(
+                    "SELECT illustration_id::text AS artwork, card_id::text AS card FROM art_fingerprint "
+                            + "ORDER BY illustration_id LIMIT 1").get(0);
+            byte[] photo = CaptureSimulator.captureJpeg(ScryfallStandIn.imageSeed((String) artwork.get("card")), 7);
+            JsonPath matchOnA = match(a, photo);
+            assertThat(matchOnA.getString("index")).isEqualTo(name);
+            assertThat(matchOnA.getString("matches[0].illustration_id")).isEqualTo(artwork.get("artwork"));
+
+            // B did not build: it serves the same file and switches its matcher within 5 s
+            assertThat(index(b).getString("file_name")).isEqualTo(name);
+            assertServesTheSameFile(b, name, fileOnA);
+            // (it had no index before: matching answers 404 until its first load)
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                    .until(() -> name.equals(match(b, photo).getString("index")));
+            assertThat(match(b, photo).getList("matches")).isEqualTo(matchOnA.getList("matches"));
+
+            // C starts afterwards with an empty data directory and answers alike at once
+            assertThat(Path.of("target/it-instances/c")).doesNotExist();
+            ServiceProcess c = instances.start("c", CONFIG);
+            assertThat(index(c).getString("file_name")).isEqualTo(name);
+            JsonPath matchOnC = match(c, photo);
+            assertThat(matchOnC.getString("index")).isEqualTo(name);
+            assertThat(matchOnC.getList("matches")).isEqualTo(matchOnA.getList("matches"));
+            assertServesTheSameFile(c, name, fileOnA);
+            assertThat(Files.exists(Path.of("target/it-instances/c/art/index", name))).isTrue();
+        }
+    }
+
+    private static void assertServesTheSameFile(ServiceProcess service, String name, Response expected) {
+        Response file = file(service, name, null);
+        assertThat(file.statusCode()).isEqualTo(200);
+        assertThat(file.asByteArray()).isEqualTo(expected.asByteArray());
+        assertThat(file.header("ETag")).isEqualTo(expected.header("ETag")).isEqualTo("\"" + name + "\"");
+        assertThat(file.header("Content-Encoding")).isEqualTo("gzip");
+        assertThat(file(service, name, "\"" + name + "\"").statusCode()).isEqualTo(304);
+    }
+
+    private static String post(ServiceProcess service, String path) {
+        return given().baseUri(service.baseUrl()).auth().preemptive().basic("operator", "operator-test-password")
+                .contentType("application/json").body("{}").post(path)
+                .then().statusCode(202).extract().jsonPath().getString("id");
+    }
+
+    private static void succeed(ServiceProcess service, String jobId) {
+        JsonPath job = TakeoverIT.awaitFinished(service, jobId, Duration.ofSeconds(180));
+        assertThat(job.getString("state")).as(job.prettify()).isEqualTo("succeeded");
+    }
+
+    private static JsonPath index(ServiceProcess service) {
+        return given().baseUri(service.baseUrl()).get("/api/art-index").then().statusCode(200).extract().jsonPath();
+    }
+
+    private static JsonPath match(ServiceProcess service, byte[] photo) {
+        return given().baseUri(service.baseUrl()).contentType("image/jpeg").body(photo)
+                .post("/api/art-index/matches").then().statusCode(200).extract().jsonPath();
+    }
+
+    /** The file as sent (gzip, not decoded), revalidated when {@code ifNoneMatch} is given. */
+    private static Response file(ServiceProcess service, String name, String ifNoneMatch) {
+        var request = given().baseUri(service.baseUrl()).config(io.restassured.RestAssured.config()
+                .decoderConfig(DecoderConfig.decoderConfig().noContentDecoders()));
+        if (ifNoneMatch != null) {
+            request = request.header("If-None-Match", ifNoneMatch);
+        }
+        return request.get("/api/art-index/files/" + name);
+    }
+}
