@@ -173,7 +173,7 @@ public class ArtIndexStore {
     /** Loads the current index at start, so that a replica started later serves it at once. */
     void start(@Observes StartupEvent event) {
         try {
-            poll();
+            switchToCurrent();
         } catch (RuntimeException e) {
             Log.warnf("the current art index could not be loaded at start (%s); the poll tries again",
                     e.getMessage());
@@ -184,11 +184,20 @@ public class ArtIndexStore {
     @Scheduled(every = "${card-catalog.art.index-poll-interval}", delayed = "${card-catalog.art.index-poll-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void poll() {
-        Optional<StoredIndex> current = current();
+        try {
+            switchToCurrent();
+        } catch (RuntimeException e) {
+            Log.warnf("could not check for a new art index (%s); matching keeps the index it has", e.getMessage());
+        }
+    }
+
+    private void switchToCurrent() {
+        // read before the table: a publish here in between has committed its row before swapping its matcher in
         LoadedIndex now = loaded;
+        Optional<StoredIndex> current = current();
         if (current.isEmpty()) {
-            if (now != null) {
-                synchronized (swap) {
+            synchronized (swap) {
+                if (loaded == now) {
                     loaded = null;
                 }
             }
