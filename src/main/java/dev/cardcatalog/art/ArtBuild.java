@@ -196,11 +196,12 @@ public class ArtBuild {
             throw new ArtIndexIntegrityException("the index was not published: it would hold 0 artworks ("
                     + failed + " of " + tried + " images tried failed)" + failures + kept);
         }
-        if (current.isPresent() && count < current.get().name().count() * (1 - share)) {
+        int currentCount = current.map(c -> c.name().count()).orElse(0);
+        if (count < currentCount * (1 - share)) {
             throw new ArtIndexIntegrityException("the index was not published: it would hold " + count
-                    + " artworks, fewer than the " + current.get().name().count() + " of the current index by more than "
-                    + percent + " (card-catalog.art.max-failed-share); " + failed + " of " + tried
-                    + " images tried failed" + failures + kept);
+                    + " artworks, fewer than the " + currentCount + " of the current index by more than " + percent
+                    + " (card-catalog.art.max-failed-share); " + failed + " of " + tried + " images tried failed"
+                    + failures + kept);
         }
     }
 

@@ -133,7 +133,8 @@ class ArtBuildTest {
         // 100 artworks fewer (their cards retired): more than 2 % fewer than the current index
         TestDatabase.execute("""
                 UPDATE card SET retired_at = now() WHERE illustration_id IN (
-                    SELECT DISTINCT illustration_id FROM card WHERE illustration_id IS NOT NULL ORDER BY 1 LIMIT 100)""");
+                    SELECT DISTINCT illustration_id FROM card WHERE illustration_id IS NOT NULL
+                    ORDER BY 1 LIMIT 100)""");
         JsonPath fewer = Jobs.awaitFinished(postArtBuild());
         assertThat(fewer.getString("state")).isEqualTo("failed");
         assertThat(fewer.getString("message")).startsWith("the index was not published: it would hold ")
@@ -319,7 +320,8 @@ class ArtBuildTest {
     }
 
     private static String postArtBuild() {
-        return given().auth().preemptive().basic("operator", "operator-test-password").contentType("application/json").body("{}").post("/api/art-builds")
+        return given().auth().preemptive().basic("operator", "operator-test-password")
+                .contentType("application/json").body("{}").post("/api/art-builds")
                 .then().statusCode(202).extract().jsonPath().getString("id");
     }
 
