@@ -13,6 +13,9 @@ CREATE TABLE art_index (
     bytes           bytea       NOT NULL
 );
 
+-- gzip does not compress again: store the bytes out of line without trying
+ALTER TABLE art_index ALTER COLUMN bytes SET STORAGE EXTERNAL;
+
 CREATE INDEX art_index_written_idx ON art_index (written_at DESC, name DESC);
 
 -- An applied refresh while an art build was in flight: when that build ends, one more is queued (SERVICE.md §5.8).

@@ -180,6 +180,11 @@ class ArtBuildTest {
         standIn.enqueue("/file/scryfall-cards/small/", slow);
         String first = refreshThenBuildId();
 
+        // a scheduled refresh of the version already applied is skipped: it leaves no mark
+        String skipped = Jobs.postRefresh("scheduled");
+        assertThat(Jobs.awaitFinished(skipped).getString("state")).isEqualTo("skipped");
+        assertThat(TestDatabase.count("SELECT count(*) FROM art_build_follow_up")).isZero();
+
         // two refreshes apply while it runs: one mark, however many
         String second = Jobs.postRefresh("manual");
         assertThat(Jobs.awaitFinished(second).getString("state")).isEqualTo("succeeded");
@@ -188,6 +193,7 @@ class ArtBuildTest {
         assertThat(Jobs.get(first).getString("state")).as("the first build is still in flight")
                 .isIn("queued", "running", "waiting");
         assertThat(TestDatabase.count("SELECT count(*) FROM job WHERE kind = 'art-build'")).isEqualTo(1);
+        assertThat(TestDatabase.count("SELECT count(*) FROM art_build_follow_up")).isEqualTo(1);
 
         assertThat(Jobs.awaitState(first, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
                 .isEqualTo("succeeded");
