@@ -57,11 +57,13 @@ import javax.imageio.spi.ImageReaderSpi;
  *       for uploaded captures.</li>
  * </ul>
  *
- * <p>What it refuses, each as one {@link ImageDecodeException}: an empty body, a body over the size cap, anything
- * that is not a JPEG or PNG, an image whose declared width, height or pixel count is over the limits (checked from
- * the header before any pixel is allocated), a truncated image (a JPEG whose marker walk finds no end-of-image
- * marker, or any image whose reader warns of a premature end: a truncated image is never returned half grey), and
- * any damaged image the readers fail on, including their unchecked exceptions.
+ * <p>What it refuses, each as one {@link ImageDecodeException} whose reason names what was received (its type
+ * detected from its first bytes, and its size: "the body is HTML, 1532 bytes, not a JPEG or PNG image"): an empty
+ * body, a body over the size cap, anything that is not a JPEG or PNG (HTML, WebP, AVIF, ...), an image whose
+ * declared width, height or pixel count is over the limits (checked from the header before any pixel is
+ * allocated), a truncated image (a JPEG whose marker walk finds no end-of-image marker, or any image whose reader
+ * warns of a premature end: a truncated image is never returned half grey), and any damaged image the readers fail
+ * on, including their unchecked exceptions.
  *
  * <p>Instances are immutable and thread-safe; readers are pooled per instance.
  */
@@ -138,24 +140,27 @@ public final class ImageDecoder {
      */
     public RgbImage decode(byte[] body) throws ImageDecodeException {
         if (body == null || body.length == 0) {
-            throw new ImageDecodeException(ImageDecodeException.Kind.EMPTY, "the image body is empty");
+            throw new ImageDecodeException(ImageDecodeException.Kind.EMPTY, "the image body is empty (0 bytes)");
         }
         if (body.length > maxBodyBytes) {
-            throw new ImageDecodeException(ImageDecodeException.Kind.BODY_TOO_LARGE,
-                    "the image body is " + body.length + " bytes, over the limit of " + maxBodyBytes);
+            throw new ImageDecodeException(ImageDecodeException.Kind.BODY_TOO_LARGE, "the body is "
+                    + BodySniffer.describe(body) + ", over the limit of " + maxBodyBytes + " bytes");
+        }
+        if (!isJpeg(body) && !isPng(body)) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.NOT_AN_IMAGE,
+                    "the body is " + BodySniffer.describe(body) + ", not a JPEG or PNG image");
         }
         try {
-            if (isJpeg(body)) {
-                return decodeJpeg(body);
-            }
-            if (isPng(body)) {
-                return decodePng(body);
-            }
+            return isJpeg(body) ? decodeJpeg(body) : decodePng(body);
+        } catch (ImageDecodeException e) {
+            // Every reason names what was received, so a failure can be told from a guess.
+            throw new ImageDecodeException(e.kind(), e.getMessage() + " (received " + BodySniffer.describe(body) + ")",
+                    e.getCause());
         } catch (RuntimeException e) {
             // ImageIO readers throw unchecked exceptions on some damaged input; they are a decode failure too.
-            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the image is damaged", e);
+            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
+                    "the image is damaged (received " + BodySniffer.describe(body) + ")", e);
         }
-        throw new ImageDecodeException(ImageDecodeException.Kind.NOT_AN_IMAGE, "the body is not a JPEG or PNG image");
     }
 
     private RgbImage decodeJpeg(byte[] body) throws ImageDecodeException {
