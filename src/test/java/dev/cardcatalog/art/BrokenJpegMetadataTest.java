@@ -43,7 +43,8 @@ class BrokenJpegMetadataTest {
         cases.add(new Object[] {"ICC chunks 1/2 and 2/3 of zeros (the issue's file)",
                 new byte[][] {icc(1, 2, new byte[100]), icc(2, 3, new byte[100])}});
         cases.add(new Object[] {"ICC chunk 1 of 2 only (a chunk missing)", new byte[][] {icc(1, 2, firstHalf)}});
-        cases.add(new Object[] {"ICC chunk 1 of 2 twice", new byte[][] {icc(1, 2, firstHalf), icc(1, 2, secondHalf)}});
+        cases.add(new Object[] {"ICC chunk 1 of 2 twice",
+                new byte[][] {icc(1, 2, firstHalf), icc(1, 2, secondHalf)}});
         cases.add(new Object[] {"ICC chunk 0 of 1", new byte[][] {icc(0, 1, linear)}});
         cases.add(new Object[] {"ICC chunk 3 of 2", new byte[][] {icc(1, 2, firstHalf), icc(3, 2, secondHalf)}});
         cases.add(new Object[] {"ICC chunk count 0", new byte[][] {icc(1, 0, linear)}});
