@@ -1,6 +1,5 @@
 package dev.cardcatalog.art;
 
-import dev.cardcatalog.platform.BodyLimit;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.platform.TransientFailure;
@@ -149,10 +148,6 @@ public class ArtIndexResource {
         if (body == null || body.length == 0) {
             throw ProblemException.badRequest("body",
                     "The body is empty (0 bytes): send a JPEG or PNG photo of a card as the request body.");
-        }
-        if (body.length > MAX_BODY_BYTES) {
-            // a chunked body: one that declares a longer length is refused before it is read (BodyLimit)
-            throw new ProblemException(BodyLimit.tooLarge(body.length, MAX_BODY_BYTES));
         }
         ArtMatcher matcher = store.matcher().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));

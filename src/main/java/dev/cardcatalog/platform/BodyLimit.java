@@ -14,10 +14,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The request body limit ({@code quarkus.http.limits.max-body-size}) answered as a problem: a request whose
  * {@code Content-Length} is over the limit gets {@code 413} {@code application/problem+json} of type
- * {@code body-too-large} naming the length and the limit (RFC 9110 §15.5.14), and the connection is closed, as
- * Quarkus does; the body is never read. Quarkus makes the same check with an empty 413; this handler runs just
- * before it. A body sent without a length (chunked) that outgrows the limit is refused where it is read (the match
- * endpoint answers the same problem).
+ * {@code body-too-large} naming the length and the limit (RFC 9110 §15.5.14), and the connection is closed once
+ * the client has sent the body (which is dropped unread) or twice the limit, whichever comes first. Quarkus makes
+ * the same check with an empty 413 and closes the connection at once, which a client still sending sees as a
+ * reset; this handler runs just before it. A body sent without a length (chunked) that outgrows the limit is
+ * refused by Quarkus REST where it is read, with a 413 without a body: by then the answer has been sent.
  */
 @ApplicationScoped
 public class BodyLimit {
@@ -65,5 +66,15 @@ public class BodyLimit {
         }
         ctx.response().setStatusCode(413).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
                 .putHeader(HttpHeaders.CONNECTION, "close").end(body);
+        // The body is read and dropped, so that a client that sends all of it before reading the answer (as most
+        // do) gets the problem instead of a reset connection; past twice the limit the connection is cut, as
+        // Quarkus's own check cuts it at once.
+        long[] dropped = {0};
+        ctx.request().handler(chunk -> {
+            dropped[0] += chunk.length();
+            if (dropped[0] > 2 * limit) {
+                ctx.request().connection().close();
+            }
+        });
     }
 }
