@@ -35,6 +35,8 @@ public class ArtIndexResource {
     private static final int MATCHES = 10;
     /** Longest side, in pixels, a capture is decoded at (larger ones are subsampled while they are read). */
     static final int MAX_DECODED_SIDE = 1024;
+    /** Largest photo accepted, in bytes: the request body limit, {@code quarkus.http.limits.max-body-size}. */
+    static final int MAX_BODY_BYTES = 20 * 1024 * 1024;
 
     private final ArtIndexStore store;
     private final DataSource dataSource;
@@ -46,7 +48,7 @@ public class ArtIndexResource {
         // A photo may be larger than a Scryfall small image, but no larger than the request body limit. It is read
         // at most 1,024 pixels on its longer side, far more than the fingerprint's 17 × 16 grid needs, so an
         // 8,192 × 8,192 upload costs 4 MB of pixels instead of the heap.
-        this.decoder = new ImageDecoder(20 * 1024 * 1024, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
+        this.decoder = new ImageDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
     }
 
     /**
@@ -142,7 +144,8 @@ public class ArtIndexResource {
     @Blocking
     public MatchesView match(byte[] body) {
         if (body == null || body.length == 0) {
-            throw ProblemException.badRequest("body", "Send a JPEG or PNG photo of a card as the request body.");
+            throw ProblemException.badRequest("body",
+                    "The body is empty (0 bytes): send a JPEG or PNG photo of a card as the request body.");
         }
         ArtIndexStore.LoadedIndex loaded = store.matcher().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));

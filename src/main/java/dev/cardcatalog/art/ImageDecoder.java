@@ -12,7 +12,9 @@ import java.awt.image.PixelInterleavedSampleModel;
 import java.awt.image.Raster;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.imageio.IIOException;
@@ -42,6 +44,12 @@ import javax.imageio.spi.ImageReaderSpi;
  *       {@code R = (255 - C) * (255 - K) / 255} (likewise G from M, B from Y), rounded, with no ICC profile.</li>
  *   <li>A JPEG that the JDK reader refuses with an error (for example a damaged segment or a lossless frame) is
  *       retried with TwelveMonkeys' reader, which tolerates more.</li>
+ *   <li>Broken metadata around whole pixel data is ignored, as browsers ignore it: an ICC profile whose APP2 chunks
+ *       do not fit together (counts or sequence numbers that disagree, a chunk missing, a profile shorter than its
+ *       header says) is dropped before reading, and when both readers refuse a JPEG, it is read once more without
+ *       its optional segments (EXIF and XMP APP1, ICC APP2, the other APPn, comments, an APP14 that is not a
+ *       well-formed Adobe segment). Only the JFIF APP0 and a well-formed Adobe APP14 stay, since they say how to read
+ *       the colours; the pixels, and so the fingerprint, are then those of the file without the broken part.</li>
  *   <li>PNG (any bit depth, palette, grey, with or without alpha) through the JDK's PNG reader, ancillary chunks
  *       ignored (so no gamma or ICC handling either). 16-bit samples are scaled to 8 bits with rounding. Alpha is
  *       flattened on a white background: {@code out = round((c * a + 255 * (255 - a)) / 255)}. Collector leaves
@@ -49,11 +57,13 @@ import javax.imageio.spi.ImageReaderSpi;
  *       for uploaded captures.</li>
  * </ul>
  *
- * <p>What it refuses, each as one {@link ImageDecodeException}: an empty body, a body over the size cap, anything
- * that is not a JPEG or PNG, an image whose declared width, height or pixel count is over the limits (checked from
- * the header before any pixel is allocated), a truncated image (a JPEG whose marker walk finds no end-of-image
- * marker, or any image whose reader warns of a premature end: a truncated image is never returned half grey), and
- * any damaged image the readers fail on, including their unchecked exceptions.
+ * <p>What it refuses, each as one {@link ImageDecodeException} whose reason names what was received (its type
+ * detected from its first bytes, and its size: "the body is HTML, 1532 bytes, not a JPEG or PNG image"): an empty
+ * body, a body over the size cap, anything that is not a JPEG or PNG (HTML, WebP, AVIF, ...), an image whose
+ * declared width, height or pixel count is over the limits (checked from the header before any pixel is
+ * allocated), a truncated image (a JPEG whose marker walk finds no end-of-image marker, or any image whose reader
+ * warns of a premature end: a truncated image is never returned half grey), and any damaged image the readers fail
+ * on, including their unchecked exceptions.
  *
  * <p>Instances are immutable and thread-safe; readers are pooled per instance.
  */
@@ -130,24 +140,27 @@ public final class ImageDecoder {
      */
     public RgbImage decode(byte[] body) throws ImageDecodeException {
         if (body == null || body.length == 0) {
-            throw new ImageDecodeException(ImageDecodeException.Kind.EMPTY, "the image body is empty");
+            throw new ImageDecodeException(ImageDecodeException.Kind.EMPTY, "the image body is empty (0 bytes)");
         }
         if (body.length > maxBodyBytes) {
-            throw new ImageDecodeException(ImageDecodeException.Kind.BODY_TOO_LARGE,
-                    "the image body is " + body.length + " bytes, over the limit of " + maxBodyBytes);
+            throw new ImageDecodeException(ImageDecodeException.Kind.BODY_TOO_LARGE, "the body is "
+                    + BodySniffer.describe(body) + ", over the limit of " + maxBodyBytes + " bytes");
+        }
+        if (!isJpeg(body) && !isPng(body)) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.NOT_AN_IMAGE,
+                    "the body is " + BodySniffer.describe(body) + ", not a JPEG or PNG image");
         }
         try {
-            if (isJpeg(body)) {
-                return decodeJpeg(body);
-            }
-            if (isPng(body)) {
-                return decodePng(body);
-            }
+            return isJpeg(body) ? decodeJpeg(body) : decodePng(body);
+        } catch (ImageDecodeException e) {
+            // Every reason names what was received, so a failure can be told from a guess.
+            throw new ImageDecodeException(e.kind(), e.getMessage() + " (received " + BodySniffer.describe(body) + ")",
+                    e.getCause());
         } catch (RuntimeException e) {
             // ImageIO readers throw unchecked exceptions on some damaged input; they are a decode failure too.
-            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the image is damaged", e);
+            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
+                    "the image is damaged (received " + BodySniffer.describe(body) + ")", e);
         }
-        throw new ImageDecodeException(ImageDecodeException.Kind.NOT_AN_IMAGE, "the body is not a JPEG or PNG image");
     }
 
     private RgbImage decodeJpeg(byte[] body) throws ImageDecodeException {
@@ -157,25 +170,49 @@ public final class ImageDecoder {
             throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
                     "the JPEG ends before its end-of-image marker (truncated file)");
         }
+        // Metadata that is broken while the pixel data is whole is ignored, as browsers do (issue 12): an ICC
+        // profile whose chunks do not fit together is dropped before reading, and any other metadata segment
+        // (EXIF, XMP, ICC, comments, a malformed Adobe APP14) is dropped when the readers refuse the file with it.
+        byte[] usable = jpeg.iccConsistent() ? body : jpeg.without(body, JpegStructure.Segment::icc);
         // The JDK reader converts an image with a non-sRGB ICC profile to sRGB; TwelveMonkeys' reader, asked for
-        // the raw image type, does not. Without a profile both give the same samples (tested). Whichever reader
-        // refuses the image with an error, the other one gets a try.
-        boolean tagged = jpeg.iccProfile() && jpeg.components() != 4;
+        // the raw image type, does not. Without a profile both give the same samples (tested).
+        boolean tagged = jpeg.iccProfile() && jpeg.iccConsistent() && jpeg.components() != 4;
         BufferedImage image;
         try {
-            image = tagged ? read(body, null, twelveMonkeysJpeg(), false, true)
-                    : read(body, idleJpegReaders, jdkJpeg, false, false);
-        } catch (IIOException refused) {
-            try {
-                image = tagged ? read(body, idleJpegReaders, jdkJpeg, false, false)
-                        : read(body, null, twelveMonkeysJpeg(), false, true);
-            } catch (IOException e) {
-                throw failure(e, "the JPEG is damaged");
+            image = readJpeg(usable, tagged);
+        } catch (IOException | RuntimeException refused) {
+            if (!jpeg.hasOptionalMetadata()) {
+                throw jpegFailure(refused);
             }
-        } catch (IOException e) {
-            throw failure(e, "the JPEG could not be read");
+            try {
+                image = readJpeg(jpeg.without(body, JpegStructure.Segment::optional), false);
+            } catch (IOException | RuntimeException e) {
+                throw jpegFailure(refused);
+            }
         }
         return toRgb(image);
+    }
+
+    /**
+     * Reads a JPEG with one reader and, when that one refuses it with an error, with the other: TwelveMonkeys first
+     * for a {@code tagged} image (one with a usable ICC profile), the JDK's first for the others.
+     */
+    private BufferedImage readJpeg(byte[] body, boolean tagged) throws IOException, ImageDecodeException {
+        try {
+            return tagged ? read(body, null, twelveMonkeysJpeg(), false, true)
+                    : read(body, idleJpegReaders, jdkJpeg, false, false);
+        } catch (IIOException | RuntimeException refused) {
+            return tagged ? read(body, idleJpegReaders, jdkJpeg, false, false)
+                    : read(body, null, twelveMonkeysJpeg(), false, true);
+        }
+    }
+
+    private static ImageDecodeException jpegFailure(Exception e) {
+        if (e instanceof IOException io) {
+            return failure(io, e instanceof IIOException ? "the JPEG is damaged" : "the JPEG could not be read");
+        }
+        // ImageIO readers throw unchecked exceptions on some damaged input; they are a decode failure too.
+        return new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the JPEG is damaged", e);
     }
 
     private RgbImage decodePng(byte[] body) throws ImageDecodeException {
@@ -434,18 +471,55 @@ public final class ImageDecoder {
 
     /**
      * What the decoder needs to know of a JPEG before decoding it, from a walk over its marker segments: the frame
-     * header's declared size and component count, whether an ICC profile is embedded, and whether the image ends
-     * with an EOI marker (data after EOI, such as a phone's appended trailer, is allowed).
+     * header's declared size and component count, whether an ICC profile is embedded and whether its chunks fit
+     * together, where the metadata segments lie, and whether the image ends with an EOI marker (data after EOI,
+     * such as a phone's appended trailer, is allowed).
      */
-    record JpegStructure(int width, int height, int components, boolean iccProfile, boolean complete) {
+    record JpegStructure(int width, int height, int components, boolean iccProfile, boolean iccConsistent,
+            List<Segment> metadata, boolean complete) {
 
         private static final byte[] ICC_ID = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
+        private static final byte[] ADOBE_ID = {'A', 'd', 'o', 'b', 'e'};
+
+        /** Bytes of an ICC profile's header (ICC.1:2022 §7.2); the profile's size is its first four bytes. */
+        private static final int ICC_HEADER = 128;
+
+        /**
+         * A marker segment that carries no pixel data, {@code start} (its 0xFF) to {@code end} (exclusive).
+         *
+         * @param icc      an APP2 ICC_PROFILE chunk
+         * @param optional one the decoder can read the pixels without: APP1–APP13, APP15 (EXIF, XMP, ICC and
+         *                 others), a comment, and an APP14 that is not a well-formed Adobe segment. The JFIF APP0
+         *                 and a well-formed Adobe APP14 say how to read the colours, so they are kept.
+         */
+        record Segment(int start, int end, boolean icc, boolean optional) {
+        }
+
+        /** Whether the file has a segment the decoder can do without. */
+        boolean hasOptionalMetadata() {
+            return metadata.stream().anyMatch(Segment::optional);
+        }
+
+        /** {@code b} without the segments {@code drop} selects. */
+        byte[] without(byte[] b, java.util.function.Predicate<Segment> drop) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(b.length);
+            int from = 0;
+            for (Segment segment : metadata) {
+                if (drop.test(segment)) {
+                    out.write(b, from, segment.start() - from);
+                    from = segment.end();
+                }
+            }
+            out.write(b, from, b.length - from);
+            return out.toByteArray();
+        }
 
         static JpegStructure scan(byte[] b) throws ImageDecodeException {
             int width = -1;
             int height = -1;
             int components = -1;
             boolean icc = false;
+            List<Segment> metadata = new ArrayList<>();
             int pos = 2;
             while (pos + 1 < b.length) {
                 if ((b[pos] & 0xFF) != 0xFF) {
@@ -465,7 +539,8 @@ public final class ImageDecoder {
                     if (width < 0) {
                         break;
                     }
-                    return new JpegStructure(width, height, components, icc, true);
+                    return new JpegStructure(width, height, components, icc, iccConsistent(b, metadata), metadata,
+                            true);
                 }
                 if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
                     pos += 2; // markers without a length
@@ -488,6 +563,11 @@ public final class ImageDecoder {
                     components = b[pos + 9] & 0xFF;
                 } else if (marker == 0xE2 && startsWith(b, pos + 4, ICC_ID)) {
                     icc = true;
+                    metadata.add(new Segment(pos, Math.min(b.length, pos + 2 + length), true, true));
+                } else if ((marker >= 0xE1 && marker <= 0xEF) || marker == 0xFE) {
+                    boolean adobe = marker == 0xEE && length >= 14 && startsWith(b, pos + 4, ADOBE_ID)
+                            && pos + 15 < b.length && (b[pos + 15] & 0xFF) <= 2;
+                    metadata.add(new Segment(pos, Math.min(b.length, pos + 2 + length), false, !adobe));
                 } else if (marker == 0xDA) {
                     if (width < 0) {
                         throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
@@ -513,7 +593,46 @@ public final class ImageDecoder {
                 throw new ImageDecodeException(pos + 1 >= b.length ? ImageDecodeException.Kind.TRUNCATED
                         : ImageDecodeException.Kind.CORRUPT, "the JPEG has no frame header");
             }
-            return new JpegStructure(width, height, components, icc, false);
+            return new JpegStructure(width, height, components, icc, iccConsistent(b, metadata), metadata, false);
+        }
+
+        /**
+         * Whether the ICC_PROFILE chunks fit together (ICC.1:2022 Annex B.4): each gives the same chunk count, the
+         * sequence numbers are exactly 1 to that count, and the joined profile is at least as long as the size its
+         * header declares, with the {@code acsp} signature. True when there is no profile.
+         */
+        private static boolean iccConsistent(byte[] b, List<Segment> metadata) {
+            List<Segment> chunks = metadata.stream().filter(Segment::icc).toList();
+            if (chunks.isEmpty()) {
+                return true;
+            }
+            int dataStart = 4 + ICC_ID.length + 2;
+            int count = -1;
+            Segment[] bySequence = null;
+            for (Segment chunk : chunks) {
+                if (chunk.end() - chunk.start() < dataStart) {
+                    return false;
+                }
+                int sequence = b[chunk.start() + 4 + ICC_ID.length] & 0xFF;
+                int chunkCount = b[chunk.start() + 5 + ICC_ID.length] & 0xFF;
+                if (count < 0) {
+                    count = chunkCount;
+                    bySequence = new Segment[count + 1];
+                }
+                if (chunkCount != count || count != chunks.size() || sequence < 1 || sequence > count
+                        || bySequence[sequence] != null) {
+                    return false;
+                }
+                bySequence[sequence] = chunk;
+            }
+            java.io.ByteArrayOutputStream profile = new java.io.ByteArrayOutputStream();
+            for (int k = 1; k <= count; k++) {
+                Segment chunk = bySequence[k];
+                profile.write(b, chunk.start() + dataStart, chunk.end() - chunk.start() - dataStart);
+            }
+            byte[] p = profile.toByteArray();
+            return p.length >= ICC_HEADER && readU32(p, 0) >= ICC_HEADER && readU32(p, 0) <= p.length
+                    && p[36] == 'a' && p[37] == 'c' && p[38] == 's' && p[39] == 'p';
         }
 
         private static boolean startsWith(byte[] b, int at, byte[] prefix) {

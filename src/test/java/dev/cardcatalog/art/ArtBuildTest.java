@@ -3,6 +3,7 @@ package dev.cardcatalog.art;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -300,6 +301,34 @@ class ArtBuildTest {
         given().contentType("image/png").body("not a picture".getBytes(StandardCharsets.UTF_8))
                 .post("/api/art-index/matches").then().statusCode(400)
                 .contentType("application/problem+json").body("field", equalTo("body"));
+
+        // The README's photo: Dusk Legion Zealot, as the README says.
+        given().contentType("image/jpeg").body(java.nio.file.Files.readAllBytes(
+                java.nio.file.Path.of("docs/examples/photo-of-a-card.jpg"))).post("/api/art-index/matches")
+                .then().statusCode(200).body("matches[0].confident", equalTo(true))
+                .body("matches[0].printings.id", org.hamcrest.Matchers.hasItem("98a9ef61-1c6d-49d1-b185-2b022482b442"));
+
+        // A photo whose ICC profile chunks disagree (issue 12, fault 4) matches as the clean photo does.
+        String artwork = artworks.get(0);
+        byte[] clean = CaptureSimulator.captureJpeg(ScryfallStandIn.imageSeed(expected.get(artwork)), 999);
+        byte[] brokenIcc = BrokenJpegMetadataTest.afterApp0(clean, new byte[][] {
+                BrokenJpegMetadataTest.icc(1, 2, new byte[100]), BrokenJpegMetadataTest.icc(2, 3, new byte[100])});
+        List<Object> cleanMatches = given().contentType("image/jpeg").body(clean).post("/api/art-index/matches")
+                .then().statusCode(200).extract().jsonPath().getList("matches");
+        given().contentType("image/jpeg").body(brokenIcc).post("/api/art-index/matches").then().statusCode(200)
+                .body("matches", equalTo(cleanMatches)).body("matches[0].illustration_id", equalTo(artwork));
+
+        // A body that is not a JPEG or PNG is named by what it is and its size (issue 12, fault 6).
+        byte[] html = "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>".getBytes(StandardCharsets.UTF_8);
+        byte[] webp = new byte[64];
+        System.arraycopy("RIFF\0\0\0\0WEBPVP8 ".getBytes(StandardCharsets.ISO_8859_1), 0, webp, 0, 16);
+        byte[] avif = new byte[64];
+        System.arraycopy("\0\0\0\u0014ftypavif\0\0\0\0mif1".getBytes(StandardCharsets.ISO_8859_1), 0, avif, 0, 20);
+        Map<String, byte[]> bodies = Map.of("HTML, " + html.length + " bytes", html, "a WebP image, 64 bytes", webp,
+                "an AVIF image, 64 bytes", avif, "empty (0 bytes)", new byte[0]);
+        bodies.forEach((named, body) -> given().contentType("image/jpeg").body(body)
+                .post("/api/art-index/matches").then().statusCode(400).contentType("application/problem+json")
+                .body("field", equalTo("body")).body("detail", containsString(named)));
     }
 
     /** The index file as sent: gzip, not decoded by the client. */

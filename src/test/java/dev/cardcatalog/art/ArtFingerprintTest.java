@@ -43,7 +43,9 @@ class ArtFingerprintTest {
 
     @Test
     void vectorPicturesDecodeToTheRecordedPixels() throws Exception {
-        for (JsonNode picture : FingerprintVectors.json().get("images")) {
+        JsonNode images = FingerprintVectors.json().get("images");
+        assertEquals(6, images.size(), "pictures checked");
+        for (JsonNode picture : images) {
             RgbImage image = FingerprintVectors.png(picture.get("file").asText());
             byte[] rgb = new byte[image.pixels().length * 3];
             for (int k = 0; k < image.pixels().length; k++) {
@@ -70,6 +72,7 @@ class ArtFingerprintTest {
                         HEX.formatHex(ArtFingerprint.compute(image, ArtSettings.FROZEN.offsets().get(offset))))));
             }
         }
+        assertEquals(19, tests.size(), "3 pictures x 6 offsets, and Collector's ramp at offset 0");
         return tests;
     }
 
@@ -140,7 +143,9 @@ class ArtFingerprintTest {
     @Test
     void hammingDistancesMatchTheVectorFile() {
         JsonNode json = FingerprintVectors.json();
-        for (JsonNode pair : json.get("hamming").get("betweenPicturesAtZeroOffset")) {
+        JsonNode pairs = json.get("hamming").get("betweenPicturesAtZeroOffset");
+        assertEquals(15, pairs.size(), "every pair of the 6 pictures");
+        for (JsonNode pair : pairs) {
             byte[] a = zeroOffset(json, pair.get("a").asText());
             byte[] b = zeroOffset(json, pair.get("b").asText());
             assertEquals(pair.get("zeroOffset").asInt(), ArtFingerprint.hamming(a, b));

@@ -294,6 +294,65 @@ class ImageDecoderTest {
     }
 
     @Test
+    void aRefusalNamesTheTypeAndSizeOfWhatWasReceived() {
+        byte[] html = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head></html>"
+                .getBytes(StandardCharsets.UTF_8);
+        assertReason(html, ImageDecodeException.Kind.NOT_AN_IMAGE, "HTML, " + html.length + " bytes");
+        byte[] lowerHtml = "\uFEFF  <html lang=en><body>Service Unavailable</body></html>"
+                .getBytes(StandardCharsets.UTF_8);
+        assertReason(lowerHtml, ImageDecodeException.Kind.NOT_AN_IMAGE, "HTML, " + lowerHtml.length + " bytes");
+        assertReason(new byte[0], ImageDecodeException.Kind.EMPTY, "empty (0 bytes)");
+        byte[] webp = riff("WEBP", "VP8 ", 600);
+        assertReason(webp, ImageDecodeException.Kind.NOT_AN_IMAGE, "a WebP image, 612 bytes");
+        byte[] avif = ftyp(700, "avif", "avif", "mif1", "miaf");
+        assertReason(avif, ImageDecodeException.Kind.NOT_AN_IMAGE, "an AVIF image, 700 bytes");
+        byte[] avifByCompatibleBrand = ftyp(800, "mif1", "mif1", "miaf", "avif");
+        assertReason(avifByCompatibleBrand, ImageDecodeException.Kind.NOT_AN_IMAGE, "an AVIF image, 800 bytes");
+        assertReason(ftyp(900, "heic", "mif1", "heic"), ImageDecodeException.Kind.NOT_AN_IMAGE,
+                "a HEIF image, 900 bytes");
+        assertReason("GIF89a\u0001\u0000".getBytes(StandardCharsets.ISO_8859_1), ImageDecodeException.Kind.NOT_AN_IMAGE,
+                "a GIF image, 8 bytes");
+        assertReason("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".getBytes(
+                StandardCharsets.UTF_8), ImageDecodeException.Kind.NOT_AN_IMAGE, "an SVG image");
+        byte[] json = "{\"object\":\"error\",\"status\":404}".getBytes(StandardCharsets.UTF_8);
+        assertReason(json, ImageDecodeException.Kind.NOT_AN_IMAGE, "JSON, " + json.length + " bytes");
+        assertReason(new byte[] {0, 1, 2, 3, 4}, ImageDecodeException.Kind.NOT_AN_IMAGE,
+                "unrecognised binary data, 5 bytes");
+        byte[] jpeg = CardArtGenerator.smallJpeg(16);
+        byte[] cut = Arrays.copyOf(jpeg, jpeg.length / 2);
+        assertReason(cut, ImageDecodeException.Kind.TRUNCATED, "received a JPEG image, " + cut.length + " bytes");
+        assertReason(new byte[] {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0}, null,
+                "received a PNG image, 9 bytes");
+    }
+
+    private static void assertReason(byte[] body, ImageDecodeException.Kind kind, String names) {
+        ImageDecodeException e = assertRefused(body, names);
+        if (kind != null) {
+            assertEquals(kind, e.kind(), e.getMessage());
+        }
+        assertTrue(e.getMessage().contains(names), "\"" + e.getMessage() + "\" should name " + names);
+    }
+
+    /** A RIFF file of {@code form} with one chunk of {@code size} zero bytes: 12 + 8 + size bytes. */
+    private static byte[] riff(String form, String chunk, int size) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(20 + size).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.put("RIFF".getBytes(StandardCharsets.US_ASCII)).putInt(12 + size)
+                .put(form.getBytes(StandardCharsets.US_ASCII)).put(chunk.getBytes(StandardCharsets.US_ASCII)).putInt(size);
+        return Arrays.copyOf(b.array(), 12 + size);
+    }
+
+    /** An ISO media file of {@code length} bytes starting with an ftyp box: major brand, version 0, compatibles. */
+    private static byte[] ftyp(int length, String major, String... compatible) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(length);
+        b.putInt(16 + 4 * compatible.length).put("ftyp".getBytes(StandardCharsets.US_ASCII))
+                .put(major.getBytes(StandardCharsets.US_ASCII)).putInt(0);
+        for (String brand : compatible) {
+            b.put(brand.getBytes(StandardCharsets.US_ASCII));
+        }
+        return b.array();
+    }
+
+    @Test
     void randomBytesBehindAnImageSignatureAreOneDecodeFailure() {
         Random random = new Random(15);
         for (int trial = 0; trial < 300; trial++) {

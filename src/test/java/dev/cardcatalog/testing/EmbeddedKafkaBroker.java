@@ -8,7 +8,8 @@ import org.apache.kafka.server.common.MetadataVersion;
 /**
  * A real single-node KRaft Kafka broker (combined broker and controller) from Kafka's own test kit, no Docker.
  *
- * <p>One per JVM through {@link #shared()}. Topics are created by the service's clients on first use
+ * <p>One per JVM through {@link #shared()} (with {@code -Ptestcontainers}, a Kafka container instead: see
+ * {@link TestInfrastructure}). Topics are created by the service's clients on first use
  * ({@code auto.create.topics.enable}) with the partition count given here.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
@@ -24,10 +25,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** The broker, when this instance started it; null for a handle on one another class loader started. */
     private final KafkaClusterTestKit cluster;
+    /** The Testcontainers container, when this instance started one. */
+    private final AutoCloseable container;
     private final String bootstrapServers;
 
     private EmbeddedKafkaBroker(KafkaClusterTestKit cluster, String bootstrapServers) {
+        this(cluster, null, bootstrapServers);
+    }
+
+    private EmbeddedKafkaBroker(KafkaClusterTestKit cluster, AutoCloseable container, String bootstrapServers) {
         this.cluster = cluster;
+        this.container = container;
         this.bootstrapServers = bootstrapServers;
     }
 
@@ -39,7 +47,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 if (bootstrap != null) {
                     shared = new EmbeddedKafkaBroker(null, bootstrap);
                 } else {
-                    shared = start(null);
+                    if (TestInfrastructure.testcontainers()) {
+                        var container = TestInfrastructure.startKafka();
+                        shared = new EmbeddedKafkaBroker(null, container, container.getBootstrapServers());
+                    } else {
+                        shared = start(null);
+                    }
                     System.setProperty(BOOTSTRAP_PROPERTY, shared.bootstrapServers());
                     stopHook = new Thread(shared::closeQuietly, "embedded-kafka-stop");
                     Runtime.getRuntime().addShutdownHook(stopHook);
@@ -55,7 +68,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      */
     public static void stopShared() {
         synchronized (System.getProperties()) {
-            if (shared != null && shared.cluster != null) {
+            if (shared != null && (shared.cluster != null || shared.container != null)) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(stopHook);
                 } catch (IllegalStateException exiting) {
@@ -113,6 +126,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     public void close() throws Exception {
         if (cluster != null) {
             cluster.close();
+        }
+        if (container != null) {
+            container.close();
         }
     }
 

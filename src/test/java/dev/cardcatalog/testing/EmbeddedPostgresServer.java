@@ -12,8 +12,9 @@ import java.time.Duration;
 /**
  * A real PostgreSQL server (zonky's embedded binaries, no Docker) with a {@code card_catalog} database.
  *
- * <p>One per JVM: {@link #shared()} starts it on first use on a free port in a throwaway data directory;
- * {@link #start(Path, int)} starts one on a kept data directory for the local run.
+ * <p>One per JVM: {@link #shared()} starts it on first use on a free port in a throwaway data directory (or, with
+ * {@code -Ptestcontainers}, a PostgreSQL container: see {@link TestInfrastructure}); {@link #start(Path, int)}
+ * starts one on a kept data directory for the local run.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
 
@@ -26,15 +27,25 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
      * profile, so a static field alone would start a server per profile; the property is seen by all of them.
      */
     static final String PORT_PROPERTY = "card-catalog.test.postgres.port";
+    static final String HOST_PROPERTY = "card-catalog.test.postgres.host";
 
     private static EmbeddedPostgresServer shared;
 
     /** The server, when this instance started it; null for a handle on one another class loader started. */
     private final EmbeddedPostgres postgres;
+    /** The Testcontainers container, when this instance started one. */
+    private final AutoCloseable container;
+    private final String host;
     private final int port;
 
     private EmbeddedPostgresServer(EmbeddedPostgres postgres, int port) {
+        this(postgres, null, "localhost", port);
+    }
+
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, AutoCloseable container, String host, int port) {
         this.postgres = postgres;
+        this.container = container;
+        this.host = host;
         this.port = port;
     }
 
@@ -44,7 +55,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             if (shared == null) {
                 String port = System.getProperty(PORT_PROPERTY);
                 if (port != null) {
-                    shared = new EmbeddedPostgresServer(null, Integer.parseInt(port));
+                    shared = new EmbeddedPostgresServer(null, null, System.getProperty(HOST_PROPERTY, "localhost"),
+                            Integer.parseInt(port));
+                } else if (TestInfrastructure.testcontainers()) {
+                    var container = TestInfrastructure.startPostgres();
+                    shared = new EmbeddedPostgresServer(null, container, container.getHost(),
+                            container.getMappedPort(5432));
+                    System.setProperty(HOST_PROPERTY, shared.host);
+                    System.setProperty(PORT_PROPERTY, String.valueOf(shared.port()));
                 } else {
                     shared = start(null, 0);
                     System.setProperty(PORT_PROPERTY, String.valueOf(shared.port()));
@@ -60,10 +78,10 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
      */
     public static void stopShared() {
         synchronized (System.getProperties()) {
-            if (shared != null && shared.postgres != null) {
+            if (shared != null && (shared.postgres != null || shared.container != null)) {
                 try {
                     shared.close();
-                } catch (IOException e) {
+                } catch (Exception e) {
                     System.err.println("the embedded PostgreSQL did not stop cleanly: " + e.getMessage());
                 }
                 shared = null;
@@ -125,17 +143,20 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     public String jdbcUrl() {
-        return "jdbc:postgresql://localhost:" + port() + "/" + DATABASE;
+        return "jdbc:postgresql://" + host + ":" + port() + "/" + DATABASE;
     }
 
     public String reactiveUrl() {
-        return "postgresql://localhost:" + port() + "/" + DATABASE;
+        return "postgresql://" + host + ":" + port() + "/" + DATABASE;
     }
 
     @Override
-    public void close() throws IOException {
+    public void close() throws Exception {
         if (postgres != null) {
             postgres.close();
+        }
+        if (container != null) {
+            container.close();
         }
     }
 }

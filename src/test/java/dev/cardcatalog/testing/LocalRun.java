@@ -66,6 +66,12 @@ public final class LocalRun {
         System.out.println();
         System.out.println("Start a refresh:  curl -i -X POST " + service.baseUrl() + "/api/refreshes");
         System.out.println("Watch it:         curl " + service.baseUrl() + "/api/jobs/<id from the answer>");
+        System.out.println("Match a photo:    curl -X POST -H 'Content-Type: image/jpeg' --data-binary "
+                + "@docs/examples/photo-of-a-card.jpg " + service.baseUrl() + "/api/art-index/matches");
+        if (standIn != null) {
+            System.out.println("A card picture:   curl -o card.jpg " + standIn.baseUrl() + "/small/front/9/8/"
+                    + "98a9ef61-1c6d-49d1-b185-2b022482b442.jpg (any card id works)");
+        }
         System.out.println("Stop with Ctrl-C.");
         System.exit(service.process().waitFor());
     }
