@@ -4,6 +4,7 @@ import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.platform.TransientFailure;
 import io.smallrye.common.annotation.Blocking;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -14,6 +15,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.sql.Connection;
@@ -34,6 +36,7 @@ import javax.sql.DataSource;
  * The art index for scanners (SERVICE.md §5.8, §5.9), public: which file is current, the file itself (immutable,
  * {@code ETag} = its name, 304 on revalidation), and matching a photo of a card against it.
  */
+@PermitAll
 @Path("/api/art-index")
 public class ArtIndexResource {
 
@@ -41,18 +44,22 @@ public class ArtIndexResource {
     private static final int MATCHES = 10;
     /** Longest side, in pixels, a capture is decoded at (larger ones are subsampled while they are read). */
     static final int MAX_DECODED_SIDE = 1024;
+    /** The largest photo accepted, in bytes: {@code quarkus.http.limits.max-body-size}. */
+    static final int MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
     private final ArtIndexStore store;
     private final DataSource dataSource;
     private final ImageDecoder decoder;
+    private final MatchLimit limit;
 
-    public ArtIndexResource(ArtIndexStore store, DataSource dataSource) {
+    public ArtIndexResource(ArtIndexStore store, DataSource dataSource, MatchLimit limit) {
         this.store = store;
         this.dataSource = dataSource;
+        this.limit = limit;
         // A photo may be larger than a Scryfall small image, but no larger than the request body limit. It is read
         // at most 1,024 pixels on its longer side, far more than the fingerprint's 17 × 16 grid needs, so an
         // 8,192 × 8,192 upload costs 4 MB of pixels instead of the heap.
-        this.decoder = new ImageDecoder(20 * 1024 * 1024, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
+        this.decoder = new ImageDecoder(MAX_UPLOAD_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
     }
 
     /** The current index file. */
@@ -135,15 +142,28 @@ public class ArtIndexResource {
     /**
      * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
      * 10 nearest artworks by the smallest Hamming distance over the six query fingerprints (SERVICE.md §5.5),
-     * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build.
+     * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build; 503 with
+     * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload is read
+     * inside the match's turn, so slow uploads count against the limit too.
      */
     @POST
     @Path("matches")
     @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
-    public MatchesView match(byte[] body) {
-        if (body == null || body.length == 0) {
+    public MatchesView match(InputStream body) {
+        return limit.run(() -> matchUpload(body));
+    }
+
+    private MatchesView matchUpload(InputStream upload) {
+        byte[] body;
+        try {
+            // one byte over the limit is enough for the decoder to refuse the body as too large
+            body = upload.readNBytes(MAX_UPLOAD_BYTES + 1);
+        } catch (IOException e) {
+            throw ProblemException.badRequest("body", "The photo could not be read to its end.");
+        }
+        if (body.length == 0) {
             throw ProblemException.badRequest("body", "Send a JPEG or PNG photo of a card as the request body.");
         }
         ArtMatcher matcher = store.matcher().orElseThrow(() -> ProblemException.notFound(
