@@ -170,7 +170,7 @@ class AccessRulesTest {
 
     @Test
     void healthMetricsAndOpenApiAreServedOnTheManagementPortOnly() {
-        for (String path : List.of("health/live", "health/ready", "metrics", "openapi")) {
+        for (String path : List.of("health/live", "health/ready", "health/started", "metrics", "openapi")) {
             given().get(management + path).then().statusCode(200);
             anonymous().get("/q/" + path).then().statusCode(404);
         }
