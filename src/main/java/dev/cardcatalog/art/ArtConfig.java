@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 
 /** {@code card-catalog.art.*}: the art build and the art index (SERVICE.md §5). */
 @ConfigMapping(prefix = "card-catalog.art")
@@ -47,4 +48,22 @@ public interface ArtConfig {
      */
     @WithDefault("1s")
     Duration indexPollInterval();
+
+    /**
+     * The most photo matches ({@code POST /api/art-index/matches}) that read and decode their upload at once; twice
+     * the available processors when absent.
+     */
+    OptionalInt matchConcurrency();
+
+    /** The most matches that wait for a turn beyond those running; any more are answered 503 at once. */
+    @WithDefault("4")
+    int matchQueue();
+
+    /** The longest a match waits for a turn before it is answered 503. */
+    @WithDefault("5s")
+    Duration matchQueueWait();
+
+    /** The wait a 503 asks for in {@code Retry-After}, in whole seconds (rounded up, at least 1). */
+    @WithDefault("2s")
+    Duration matchRetryAfter();
 }

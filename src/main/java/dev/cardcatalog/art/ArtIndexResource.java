@@ -4,6 +4,7 @@ import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.platform.TransientFailure;
 import io.smallrye.common.annotation.Blocking;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -13,6 +14,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -29,6 +32,7 @@ import javax.sql.DataSource;
  * The art index for scanners (SERVICE.md §5.8, §5.9), public: which file is current, the file itself (immutable,
  * {@code ETag} = its name, 304 on revalidation), and matching a photo of a card against it.
  */
+@PermitAll
 @Path("/api/art-index")
 public class ArtIndexResource {
 
@@ -41,10 +45,12 @@ public class ArtIndexResource {
     private final ArtIndexStore store;
     private final DataSource dataSource;
     private final ImageDecoder decoder;
+    private final MatchLimit limit;
 
-    public ArtIndexResource(ArtIndexStore store, DataSource dataSource) {
+    public ArtIndexResource(ArtIndexStore store, DataSource dataSource, MatchLimit limit) {
         this.store = store;
         this.dataSource = dataSource;
+        this.limit = limit;
         // A photo may be larger than a Scryfall small image, but no larger than the request body limit. It is read
         // at most 1,024 pixels on its longer side, far more than the fingerprint's 17 × 16 grid needs, so an
         // 8,192 × 8,192 upload costs 4 MB of pixels instead of the heap.
@@ -135,15 +141,28 @@ public class ArtIndexResource {
     /**
      * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
      * 10 nearest artworks by the smallest Hamming distance over the six query fingerprints (SERVICE.md §5.5),
-     * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build.
+     * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build; 503 with
+     * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload is read
+     * inside the match's turn, so slow uploads count against the limit too.
      */
     @POST
     @Path("matches")
     @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
-    public MatchesView match(byte[] body) {
-        if (body == null || body.length == 0) {
+    public MatchesView match(InputStream body) {
+        return limit.run(() -> matchUpload(body));
+    }
+
+    private MatchesView matchUpload(InputStream upload) {
+        byte[] body;
+        try {
+            // one byte over the limit is enough for the decoder to refuse the body as too large
+            body = upload.readNBytes(MAX_BODY_BYTES + 1);
+        } catch (IOException e) {
+            throw ProblemException.badRequest("body", "The photo could not be read to its end.");
+        }
+        if (body.length == 0) {
             throw ProblemException.badRequest("body",
                     "The body is empty (0 bytes): send a JPEG or PNG photo of a card as the request body.");
         }

@@ -4,6 +4,7 @@ import dev.cardcatalog.platform.ProblemException;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** Reading the catalog's sets, and a card by set code and collector number. Public. */
+@PermitAll
 @Path("/api/sets")
 @Produces(MediaType.APPLICATION_JSON)
 @WithSession

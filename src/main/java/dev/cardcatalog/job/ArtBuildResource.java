@@ -1,5 +1,6 @@
 package dev.cardcatalog.job;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -10,8 +11,9 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * {@code POST /api/art-builds} (SERVICE.md §6.3): queues an art build and answers 202 with the job and its
- * {@code Location}; 409 while an art build is queued, running or waiting.
+ * {@code Location}; 409 while an art build is queued, running or waiting. Role {@code operator} (SERVICE.md §7).
  */
+@RolesAllowed("operator")
 @Path("/api/art-builds")
 public class ArtBuildResource {
 

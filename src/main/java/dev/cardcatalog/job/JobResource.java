@@ -2,6 +2,7 @@ package dev.cardcatalog.job;
 
 import dev.cardcatalog.platform.Paging;
 import dev.cardcatalog.platform.ProblemException;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -13,7 +14,11 @@ import jakarta.ws.rs.core.Response;
 import java.util.Set;
 import java.util.UUID;
 
-/** Jobs and their runs, and the operator's actions on them (SERVICE.md §6.6). */
+/**
+ * Jobs and their runs, and the operator's actions on them (SERVICE.md §6.6). Reading needs role {@code viewer} or
+ * {@code operator}; the actions need {@code operator} (SERVICE.md §7).
+ */
+@RolesAllowed({"viewer", "operator"})
 @Path("/api/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
@@ -30,6 +35,7 @@ public class JobResource {
 
     /** A waiting job runs now instead of at its retry time: 202; 409 if not waiting or Scryfall asked for quiet. */
     @POST
+    @RolesAllowed("operator")
     @Path("{id}/run-now")
     public Response runNow(@PathParam("id") String id) {
         return submission.runNow(uuid("id", id));
@@ -37,6 +43,7 @@ public class JobResource {
 
     /** A failed job is queued again as a new job: 202 with the new job; 409 if not failed or one is in flight. */
     @POST
+    @RolesAllowed("operator")
     @Path("{id}/retry")
     public Response retry(@PathParam("id") String id) {
         return submission.retry(uuid("id", id));

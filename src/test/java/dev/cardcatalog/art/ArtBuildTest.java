@@ -1,5 +1,6 @@
 package dev.cardcatalog.art;
 
+import static dev.cardcatalog.testing.TestUsers.asOperator;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -112,7 +113,7 @@ class ArtBuildTest {
         assertThat(event.getString("digest")).isEqualTo("aa574ad30218cd69");
 
         // a second build has nothing to fetch and writes the same index
-        String again = given().contentType("application/json").body("{}").post("/api/art-builds")
+        String again = asOperator().contentType("application/json").body("{}").post("/api/art-builds")
                 .then().statusCode(202).extract().jsonPath().getString("id");
         int images = imageRequests().size();
         JsonPath second = Jobs.awaitFinished(again);
@@ -250,7 +251,7 @@ class ArtBuildTest {
         // an art build requests images only, on two hosts' paths: queue on "/" to count them all
         standIn.enqueue("/", faults);
 
-        String jobId = given().contentType("application/json").body("{}").post("/api/art-builds")
+        String jobId = asOperator().contentType("application/json").body("{}").post("/api/art-builds")
                 .then().statusCode(202).extract().jsonPath().getString("id");
         JsonPath waiting = Jobs.awaitState(jobId, Duration.ofSeconds(60), Set.of("waiting"));
 
@@ -344,7 +345,7 @@ class ArtBuildTest {
 
     @Test
     void aBuildBeforeAnyRefreshFailsAndSaysWhy() {
-        String jobId = given().contentType("application/json").body("{}").post("/api/art-builds")
+        String jobId = asOperator().contentType("application/json").body("{}").post("/api/art-builds")
                 .then().statusCode(202).extract().jsonPath().getString("id");
 
         JsonPath failed = Jobs.awaitFinished(jobId);

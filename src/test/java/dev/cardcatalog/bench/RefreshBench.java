@@ -5,6 +5,7 @@ import dev.cardcatalog.testing.EmbeddedPostgresServer;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestData;
+import dev.cardcatalog.testing.TestUsers;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -38,6 +39,10 @@ public final class RefreshBench {
     private static final Pattern STATE = Pattern.compile("\"state\":\"([a-z]+)\"");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+    /** The test operator's HTTP Basic credentials. */
+    private static final String OPERATOR = "Basic " + java.util.Base64.getEncoder().encodeToString(
+            (TestUsers.OPERATOR + ":" + TestUsers.OPERATOR_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
     private RefreshBench() {
     }
 
@@ -63,8 +68,8 @@ public final class RefreshBench {
         List<Double> noopTimes = new ArrayList<>();
         List<Long> fullRss = new ArrayList<>();
         List<Long> noopRss = new ArrayList<>();
-        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config, log,
-                Duration.ofMinutes(3))) {
+        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config,
+                TestUsers.environment(), log, Duration.ofMinutes(3))) {
             System.out.printf("bulk file %s: %d bytes; service pid %d, -Xmx%s%n", file, bulk.length, service.pid(),
                     heap);
             for (int round = 1; round <= rounds; round++) {
@@ -102,7 +107,8 @@ public final class RefreshBench {
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
                 + "/api/refreshes")).POST(HttpRequest.BodyPublishers.ofString("{\"trigger\":\"manual\"}"))
-                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+                .header("Content-Type", "application/json").header("Authorization", OPERATOR).build(),
+                HttpResponse.BodyHandlers.ofString());
         if (posted.statusCode() != 202) {
             throw new IllegalStateException("POST /api/refreshes answered " + posted.statusCode() + ": "
                     + posted.body());
@@ -111,8 +117,8 @@ public final class RefreshBench {
         String jobPath = URI.create(location).getPath();
         String body;
         while (true) {
-            body = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + jobPath)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            body = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + jobPath))
+                    .header("Authorization", OPERATOR).build(), HttpResponse.BodyHandlers.ofString()).body();
             Matcher state = STATE.matcher(body);
             if (state.find() && List.of("succeeded", "skipped", "failed").contains(state.group(1))) {
                 if (!state.group(1).equals("succeeded")) {

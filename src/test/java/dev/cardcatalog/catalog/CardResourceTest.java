@@ -13,7 +13,9 @@ import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.TestData;
 import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.net.URL;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +25,10 @@ import org.junit.jupiter.api.Test;
 class CardResourceTest {
 
     private static boolean refreshed;
+
+    /** The OpenAPI document is on the management interface, not the public port. */
+    @TestHTTPResource(value = "openapi", management = true)
+    URL openApiUrl;
 
     @BeforeEach
     void refreshOnce() {
@@ -85,7 +91,7 @@ class CardResourceTest {
 
     @Test
     void theOpenApiDocumentUsesTheApisSnakeCaseNames() {
-        String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
+        String openApi = given().queryParam("format", "json").get(openApiUrl).then().statusCode(200)
                 .extract().asString();
         org.assertj.core.api.Assertions.assertThat(openApi).contains("\"collector_number\"", "\"retry_count\"")
                 .doesNotContain("\"collectorNumber\"", "\"retryCount\"");

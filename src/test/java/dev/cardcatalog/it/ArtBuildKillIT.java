@@ -1,5 +1,6 @@
 package dev.cardcatalog.it;
 
+import static dev.cardcatalog.testing.TestUsers.asOperator;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -70,7 +71,7 @@ class ArtBuildKillIT {
     }
 
     private static String post(ServiceProcess service, String path) {
-        return given().baseUri(service.baseUrl()).contentType("application/json").body("{}").post(path)
+        return asOperator().baseUri(service.baseUrl()).contentType("application/json").body("{}").post(path)
                 .then().statusCode(202).extract().jsonPath().getString("id");
     }
 

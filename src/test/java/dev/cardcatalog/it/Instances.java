@@ -6,6 +6,7 @@ import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestKafka;
+import dev.cardcatalog.testing.TestUsers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -36,7 +37,10 @@ final class Instances implements AutoCloseable {
         }
     }
 
-    /** Starts an instance named {@code name} with these properties on top of the infrastructure's. */
+    /**
+     * Starts an instance named {@code name} with these properties on top of the infrastructure's, and the test users
+     * as environment variables, the way the Kubernetes Secret supplies them.
+     */
     ServiceProcess start(String name, Map<String, String> overrides) {
         Map<String, String> config = ServiceProcess.infrastructure(EmbeddedPostgresServer.shared(),
                 EmbeddedKafkaBroker.shared(), ScryfallStandIn.shared());
@@ -44,7 +48,7 @@ final class Instances implements AutoCloseable {
         // art builds only where a test asks for them
         config.put("card-catalog.art.enabled", "false");
         config.putAll(overrides);
-        ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx256m"), config,
+        ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx256m"), config, TestUsers.environment(),
                 root.resolve(name + ".log"), Duration.ofMinutes(2));
         started.add(service);
         return service;

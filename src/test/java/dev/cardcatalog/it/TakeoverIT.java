@@ -1,6 +1,7 @@
 package dev.cardcatalog.it;
 
-import static io.restassured.RestAssured.given;
+import static dev.cardcatalog.testing.TestUsers.asOperator;
+import static dev.cardcatalog.testing.TestUsers.asViewer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -93,7 +94,7 @@ class TakeoverIT {
         ServiceProcess a = instances.start("a", config);
         ServiceProcess b = instances.start("b", config);
         ScryfallStandIn.shared().enqueue("/file/", Fault.slowBody(8 * 1024, Duration.ofMillis(250)));
-        String jobId = given().baseUri(a.baseUrl()).contentType("application/json").body("{}")
+        String jobId = asOperator().baseUri(a.baseUrl()).contentType("application/json").body("{}")
                 .post("/api/refreshes").then().statusCode(202).extract().jsonPath().getString("id");
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             JsonPath job = job(a, jobId);
@@ -107,7 +108,7 @@ class TakeoverIT {
     }
 
     static JsonPath job(ServiceProcess service, String jobId) {
-        return given().baseUri(service.baseUrl()).get("/api/jobs/" + jobId).then().statusCode(200)
+        return asViewer().baseUri(service.baseUrl()).get("/api/jobs/" + jobId).then().statusCode(200)
                 .extract().jsonPath();
     }
 

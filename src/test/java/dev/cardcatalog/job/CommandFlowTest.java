@@ -1,6 +1,6 @@
 package dev.cardcatalog.job;
 
-import static io.restassured.RestAssured.given;
+import static dev.cardcatalog.testing.TestUsers.asOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -95,7 +95,7 @@ class CommandFlowTest {
         String first = Jobs.postRefresh("manual");
         Jobs.awaitState(first, Duration.ofSeconds(30), Set.of("running"));
 
-        given().contentType("application/json").body("{}").post("/api/refreshes")
+        asOperator().contentType("application/json").body("{}").post("/api/refreshes")
                 .then().statusCode(409)
                 .contentType("application/problem+json")
                 .body("status", equalTo(409))
@@ -132,12 +132,12 @@ class CommandFlowTest {
 
     @Test
     void aMalformedRequestBodyIsAProblemNamingTheField() {
-        given().contentType("application/json").body("{\"trigger\":\"hourly\"}").post("/api/refreshes")
+        asOperator().contentType("application/json").body("{\"trigger\":\"hourly\"}").post("/api/refreshes")
                 .then().statusCode(400)
                 .contentType("application/problem+json")
                 .body("field", equalTo("trigger"))
                 .body("detail", startsWith("trigger: must be manual, scheduled or api"));
-        given().contentType("application/json").body("{not json").post("/api/refreshes")
+        asOperator().contentType("application/json").body("{not json").post("/api/refreshes")
                 .then().statusCode(400)
                 .contentType("application/problem+json");
         assertThat(TestDatabase.count("SELECT count(*) FROM job")).isZero();

@@ -1,6 +1,6 @@
 package dev.cardcatalog.job;
 
-import static io.restassured.RestAssured.given;
+import static dev.cardcatalog.testing.TestUsers.asOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
@@ -28,7 +28,7 @@ class RefreshFlowTest {
 
     @Test
     void manualRefreshAppliesEveryEnglishPaperCardAndTheSets() {
-        String location = given().contentType("application/json").body("{\"trigger\":\"manual\"}")
+        String location = asOperator().contentType("application/json").body("{\"trigger\":\"manual\"}")
                 .post("/api/refreshes")
                 .then().statusCode(202)
                 .header("Location", matchesPattern(".*/api/jobs/[0-9a-f-]{36}"))

@@ -1,6 +1,6 @@
 package dev.cardcatalog.job;
 
-import static io.restassured.RestAssured.given;
+import static dev.cardcatalog.testing.TestUsers.asOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.hasItem;
 
@@ -66,7 +66,7 @@ class RetryPolicyFlowTest {
         assertThat(failed.getString("message")).startsWith("rate limited 4 times in a row without progress");
         assertThat(failed.getList("runs")).hasSize(4);
         assertThat(failed.getInt("retry_count")).isEqualTo(3);
-        given().queryParam("state", "failed").queryParam("kind", "refresh").get("/api/jobs").then().statusCode(200)
+        asOperator().queryParam("state", "failed").queryParam("kind", "refresh").get("/api/jobs").then().statusCode(200)
                 .body("items.id", hasItem(jobId));
     }
 

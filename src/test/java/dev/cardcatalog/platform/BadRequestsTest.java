@@ -1,5 +1,6 @@
 package dev.cardcatalog.platform;
 
+import static dev.cardcatalog.testing.TestUsers.asOperator;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -22,32 +23,32 @@ class BadRequestsTest {
     @Test
     void jsonOfTheWrongShapeNamesTheField() {
         for (String body : new String[] {"{\"trigger\":[\"api\"]}", "{\"trigger\":{\"a\":1}}"}) {
-            invalid(given().contentType("application/json").body(body).post("/api/refreshes").then(), "trigger")
+            invalid(asOperator().contentType("application/json").body(body).post("/api/refreshes").then(), "trigger")
                     .body("instance", equalTo("/api/refreshes"));
-            invalid(given().contentType("application/json").body(body).post("/api/art-builds").then(), "trigger");
+            invalid(asOperator().contentType("application/json").body(body).post("/api/art-builds").then(), "trigger");
         }
         for (String body : new String[] {"[]", "\"api\"", "42"}) {
-            invalid(given().contentType("application/json").body(body).post("/api/refreshes").then(), "body")
+            invalid(asOperator().contentType("application/json").body(body).post("/api/refreshes").then(), "body")
                     .body("detail", equalTo("The body must be a JSON object."));
         }
     }
 
     @Test
     void aBodyThatIsNotJsonIsNamedAsTheBody() {
-        invalid(given().contentType("application/json").body("{bad").post("/api/refreshes").then(), "body")
+        invalid(asOperator().contentType("application/json").body("{bad").post("/api/refreshes").then(), "body")
                 .body("detail", containsString("not valid JSON"));
         // an unknown member is ignored, but not one nested deeper than Jackson's limit of 1,000
-        invalid(given().contentType("application/json").body("{\"x\":" + "[".repeat(1_100))
+        invalid(asOperator().contentType("application/json").body("{\"x\":" + "[".repeat(1_100))
                 .post("/api/refreshes").then(), "body")
                 .body("detail", not(containsString("StreamReadConstraints")));
     }
 
     @Test
     void pagingParametersThatAreNotNumbersInRangeAreNamed() {
-        invalid(given().queryParam("page", "abc").get("/api/jobs").then(), "page")
+        invalid(asOperator().queryParam("page", "abc").get("/api/jobs").then(), "page")
                 .body("instance", equalTo("/api/jobs"));
-        invalid(given().queryParam("size", "99999999999").get("/api/jobs").then(), "size");
-        invalid(given().queryParam("size", "0").get("/api/jobs").then(), "size");
+        invalid(asOperator().queryParam("size", "99999999999").get("/api/jobs").then(), "size");
+        invalid(asOperator().queryParam("size", "0").get("/api/jobs").then(), "size");
         invalid(given().queryParam("name", "dawn").queryParam("size", "1.5").get("/api/cards").then(), "size");
         invalid(given().queryParam("name", "dawn").queryParam("page", "2147483647").get("/api/cards").then(),
                 "page");
@@ -60,7 +61,7 @@ class BadRequestsTest {
     void controlCharactersInTextParametersAreRefused() {
         invalid(given().urlEncodingEnabled(false).get("/api/cards?name=%00").then(), "name");
         invalid(given().urlEncodingEnabled(false).get("/api/cards?set=a%0Ab").then(), "set");
-        invalid(given().urlEncodingEnabled(false).get("/api/jobs?state=fa%00iled").then(), "state");
+        invalid(asOperator().urlEncodingEnabled(false).get("/api/jobs?state=fa%00iled").then(), "state");
         invalid(given().urlEncodingEnabled(false).get("/api/sets/c19/cards/6%003").then(), "number");
     }
 

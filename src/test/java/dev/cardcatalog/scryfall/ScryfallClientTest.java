@@ -11,9 +11,11 @@ import dev.cardcatalog.testing.ScryfallStandIn.RecordedRequest;
 import dev.cardcatalog.testing.ShortLockoutProfile;
 import dev.cardcatalog.testing.TestData;
 import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
+import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -45,6 +47,10 @@ class ScryfallClientTest {
 
     @Inject
     ScryfallClient client;
+
+    /** Metrics are on the management interface, not the public port. */
+    @TestHTTPResource(value = "metrics", management = true)
+    URL metricsUrl;
 
     private final ScryfallStandIn standIn = ScryfallStandIn.shared();
 
@@ -279,7 +285,7 @@ class ScryfallClientTest {
             assertThat(request.header("User-Agent")).matches("card-catalog/\\S+ \\(\\+https?://\\S+\\)");
             assertThat(request.header("Accept")).isEqualTo("application/json");
         });
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().get(metricsUrl).then().statusCode(200).extract().asString();
         assertThat(metrics).containsPattern("scryfall_requests_total\\{[^}]*status=\"429\"[^}]*} [1-9]");
         assertThat(metrics).contains("scryfall_rate_limits_total");
         assertThat(metrics).contains("scryfall_quiet_window_opens_total");

@@ -1,6 +1,5 @@
 package dev.cardcatalog.testing;
 
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
 import io.restassured.path.json.JsonPath;
@@ -16,9 +15,9 @@ public final class Jobs {
     private Jobs() {
     }
 
-    /** GET /api/jobs/{id}. */
+    /** GET /api/jobs/{id}, as the viewer. */
     public static JsonPath get(String jobId) {
-        return given().get("/api/jobs/" + jobId).then().statusCode(200).extract().jsonPath();
+        return TestUsers.asViewer().get("/api/jobs/" + jobId).then().statusCode(200).extract().jsonPath();
     }
 
     /** Waits (at most {@code atMost}) until the job is in one of {@code states}; returns it. */
@@ -35,9 +34,9 @@ public final class Jobs {
         return awaitState(jobId, Duration.ofSeconds(60), FINISHED);
     }
 
-    /** POST /api/refreshes with {@code trigger}; returns the new job's id (asserting 202). */
+    /** POST /api/refreshes with {@code trigger}, as the operator; returns the new job's id (asserting 202). */
     public static String postRefresh(String trigger) {
-        return given().contentType("application/json").body("{\"trigger\":\"" + trigger + "\"}")
+        return TestUsers.asOperator().contentType("application/json").body("{\"trigger\":\"" + trigger + "\"}")
                 .post("/api/refreshes").then().statusCode(202).extract().jsonPath().getString("id");
     }
 

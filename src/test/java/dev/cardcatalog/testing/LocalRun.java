@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * The local run ({@code ./mvnw -Plocal package}): a real PostgreSQL and a real KRaft Kafka broker started embedded
  * in this process, the Scryfall stand-in serving the bundled real data (unless {@code -Dlocal.scryfall=real}), and
- * the packaged service in a process of its own pointed at them. Ctrl-C stops everything.
+ * the packaged service in a process of its own pointed at them. Ctrl-C stops everything. The service has one user,
+ * {@code operator}, with a password generated for this run and printed once the service is ready.
  *
  * <p>Properties: {@code local.port} (8080), {@code local.dir} ({@code .local}: the database, the broker's log and
  * the service's data directory), {@code local.scryfall} ({@code stand-in} or {@code real}), {@code local.jvm-options}
@@ -52,9 +53,13 @@ public final class LocalRun {
             config.put("card-catalog.art.image-hosts", "cards.scryfall.io,c1.scryfall.com");
         }
         List<String> options = jvmOptions.isBlank() ? List.of() : List.of(jvmOptions.trim().split("\\s+"));
+        // the operator's password is passed as an environment variable, as a Secret would, not on the command line
+        String password = generatedPassword();
+        Map<String, String> users = Map.of("QUARKUS_SECURITY_USERS_EMBEDDED_USERS_OPERATOR", password,
+                "QUARKUS_SECURITY_USERS_EMBEDDED_ROLES_OPERATOR", "operator");
 
         System.out.println("Starting card-catalog ...");
-        ServiceProcess service = ServiceProcess.start(port, options, config, null, Duration.ofMinutes(3));
+        ServiceProcess service = ServiceProcess.start(port, options, config, users, null, Duration.ofMinutes(3));
         started.push(service);
 
         System.out.println();
@@ -63,9 +68,15 @@ public final class LocalRun {
                 + " (the stand-in, serving the bundled sample)"));
         System.out.println("  PostgreSQL: " + postgres.jdbcUrl() + " (user postgres, password postgres)");
         System.out.println("  Kafka:      " + kafka.bootstrapServers());
+        System.out.println("  Health, metrics, OpenAPI: " + service.managementUrl() + "/health, /metrics, /openapi");
         System.out.println();
-        System.out.println("Start a refresh:  curl -i -X POST " + service.baseUrl() + "/api/refreshes");
-        System.out.println("Watch it:         curl " + service.baseUrl() + "/api/jobs/<id from the answer>");
+        System.out.println("Operator user:    operator");
+        System.out.println("Its password:     " + password + "   (generated for this run)");
+        System.out.println();
+        System.out.println("Start a refresh:  curl -i -u operator:" + password + " -X POST " + service.baseUrl()
+                + "/api/refreshes");
+        System.out.println("Watch it:         curl -u operator:" + password + " " + service.baseUrl()
+                + "/api/jobs/<id from the answer>");
         System.out.println("Match a photo:    curl -X POST -H 'Content-Type: image/jpeg' --data-binary "
                 + "@docs/examples/photo-of-a-card.jpg " + service.baseUrl() + "/api/art-index/matches");
         if (standIn != null) {
@@ -74,6 +85,13 @@ public final class LocalRun {
         }
         System.out.println("Stop with Ctrl-C.");
         System.exit(service.process().waitFor());
+    }
+
+    /** 24 random characters from the URL-safe Base64 alphabet (144 bits). */
+    private static String generatedPassword() {
+        byte[] random = new byte[18];
+        new java.security.SecureRandom().nextBytes(random);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     }
 
     private static void closeQuietly(AutoCloseable closeable) {

@@ -21,11 +21,13 @@ public final class ServiceProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final int managementPort;
     private final Path log;
 
-    private ServiceProcess(Process process, int port, Path log) {
+    private ServiceProcess(Process process, int port, int managementPort, Path log) {
         this.process = process;
         this.port = port;
+        this.managementPort = managementPort;
         this.log = log;
     }
 
@@ -55,26 +57,40 @@ public final class ServiceProcess implements AutoCloseable {
         return config;
     }
 
+    /** {@link #start(int, List, Map, Map, Path, Duration)} without environment variables of its own. */
+    public static ServiceProcess start(int port, List<String> jvmOptions, Map<String, String> config, Path log,
+            Duration readyWithin) {
+        return start(port, jvmOptions, config, Map.of(), log, readyWithin);
+    }
+
     /**
-     * Starts the service and waits until {@code /q/health/ready} answers 200.
+     * Starts the service and waits until {@code /q/health/ready} answers 200 on its management interface. Unless
+     * {@code config} sets {@code quarkus.management.port}, the management interface gets a free port of its own,
+     * so that several instances run side by side.
      *
      * @param port the HTTP port, 0 for a free one
      * @param jvmOptions e.g. {@code -Xmx256m}
      * @param config Quarkus and card-catalog properties, passed as system properties
+     * @param environment environment variables added to this process's, as a Kubernetes Secret supplies them (the
+     *                    users' passwords: not on the command line)
      * @param log where the service's output goes; null to inherit this process's
      */
-    public static ServiceProcess start(int port, List<String> jvmOptions, Map<String, String> config, Path log,
-            Duration readyWithin) {
+    public static ServiceProcess start(int port, List<String> jvmOptions, Map<String, String> config,
+            Map<String, String> environment, Path log, Duration readyWithin) {
         int httpPort = port > 0 ? port : freePort();
+        int managementPort = config.containsKey("quarkus.management.port")
+                ? Integer.parseInt(config.get("quarkus.management.port")) : freePort();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         Map<String, String> all = new LinkedHashMap<>(config);
         all.put("quarkus.http.port", String.valueOf(httpPort));
+        all.put("quarkus.management.port", String.valueOf(managementPort));
         all.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
         command.add(runnerJar().toString());
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
         if (log == null) {
             builder.inheritIO();
         } else {
@@ -86,7 +102,7 @@ public final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the service", e);
         }
-        ServiceProcess service = new ServiceProcess(process, httpPort, log);
+        ServiceProcess service = new ServiceProcess(process, httpPort, managementPort, log);
         service.awaitReady(readyWithin);
         return service;
     }
@@ -98,7 +114,7 @@ public final class ServiceProcess implements AutoCloseable {
                 throw new IllegalStateException("the service exited with " + process.exitValue()
                         + (log == null ? "" : "; see " + log));
             }
-            if (status("/q/health/ready") == 200) {
+            if (statusOf(managementUrl() + "/health/ready") == 200) {
                 return;
             }
             sleep(200);
@@ -108,10 +124,14 @@ public final class ServiceProcess implements AutoCloseable {
                 + (log == null ? "" : "; see " + log));
     }
 
-    /** The HTTP status of a GET, or -1 when nothing answers. */
+    /** The HTTP status of a GET of {@code path} on the HTTP port, or -1 when nothing answers. */
     public int status(String path) {
+        return statusOf(baseUrl() + path);
+    }
+
+    private static int statusOf(String url) {
         try {
-            HttpURLConnection connection = (HttpURLConnection) URI.create(baseUrl() + path).toURL().openConnection();
+            HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
             connection.setConnectTimeout(1000);
             connection.setReadTimeout(5000);
             int status = connection.getResponseCode();
@@ -128,6 +148,11 @@ public final class ServiceProcess implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The management interface's root: health at {@code /health/ready}, metrics at {@code /metrics}. */
+    public String managementUrl() {
+        return "http://localhost:" + managementPort + "/q";
     }
 
     public long pid() {

@@ -1,0 +1,69 @@
+package dev.cardcatalog.art;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cardcatalog.platform.BusyException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The turns and the queue of {@link MatchLimit}, with a latch holding the only turn. */
+class MatchLimitTest {
+
+    @Test
+    void aMatchWaitingLongerThanTheQueueWaitIsRefusedAndTheTurnServesAgainOnceFree() throws Exception {
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        MatchLimit limit = new MatchLimit(1, 1, Duration.ofMillis(50), Duration.ofMillis(1500), metrics);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> limit.run(() -> {
+            started.countDown();
+            await(release);
+            return "held";
+        }));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThatThrownBy(() -> limit.run(() -> "waited"))
+                .isInstanceOfSatisfying(BusyException.class, busy -> {
+                    assertThat(busy.retryAfterSeconds()).isEqualTo(2); // 1.5 s rounded up
+                    assertThat(busy.problem().status()).isEqualTo(503);
+                });
+        assertThat(metrics.get("art.matches.refused").counter().count()).isEqualTo(1);
+        assertThat(metrics.get("art.matches.running").gauge().value()).isEqualTo(1);
+
+        release.countDown();
+        assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("held");
+        assertThat(limit.run(() -> "next")).isEqualTo("next");
+        assertThat(metrics.get("art.matches.running").gauge().value()).isZero();
+    }
+
+    @Test
+    void aFullQueueIsRefusedWithoutWaiting() throws Exception {
+        MatchLimit limit = new MatchLimit(1, 0, Duration.ofHours(1), Duration.ofSeconds(2), new SimpleMeterRegistry());
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> limit.run(() -> {
+            started.countDown();
+            await(release);
+            return "held";
+        }));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // with no queue and an hour's queue wait, a refusal that came at all came at once
+        assertThatThrownBy(() -> limit.run(() -> "refused")).isInstanceOf(BusyException.class);
+        release.countDown();
+        assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("held");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
