@@ -225,10 +225,11 @@ public class AdminPages {
                 headline = "Failed: " + shown(reason);
                 lines.add("Failed " + Times.both(job.finishedAt(), now) + " after " + (job.retryCount() + 1)
                         + (job.retryCount() == 0 ? " attempt." : " attempts."));
+                if (run != null && run.message() != null && !run.message().equals(reason)) {
+                    lines.add("The last run ended: " + shown(run.message()));
+                }
                 if (kind == JobKind.ART_BUILD && run != null) {
-                    long failed = run.counts().getOrDefault("failed", 0L);
-                    lines.add("Failed images: " + failed + (failed > 0 && run.message() != null
-                            && !run.message().equals(reason) ? " — " + shown(run.message()) : "") + ".");
+                    lines.add("Failed images: " + run.counts().getOrDefault("failed", 0L) + ".");
                 }
                 action = new AdminPage.Action("Retry", "/admin/jobs/" + job.id() + "/retry", null);
             }
