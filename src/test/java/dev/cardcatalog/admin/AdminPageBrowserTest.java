@@ -275,7 +275,7 @@ class AdminPageBrowserTest {
         assertThat(browser.driver().findElements(org.openqa.selenium.By.cssSelector("table.job-list tbody tr")))
                 .hasSize(3);
         assertThat(browser.text("table.job-list")).contains("failed 22");
-        browser.look("jobs-failed-page-2");
+        browser.look("jobs-failed-page-2", "#jobs");
         browser.open(page(OPERATOR, OPERATOR_PASSWORD, "?state=waiting"));
         assertThat(browser.text("#jobs")).contains("No jobs.").contains("Waiting (0)");
     }
@@ -320,10 +320,11 @@ class AdminPageBrowserTest {
         assertThat(browser.text("#panel-art-build .headline")).isEqualTo("Queued.");
         assertThat(browser.text("#refusal-art-build")).isEqualTo("Refused while art index job "
                 + queued.toString().substring(0, 8) + " is queued: one runs at a time.");
-        browser.look("art-queued");
+        browser.look("art-queued", "#panel-art-build");
         // the server refuses too: the same form sent with its button enabled
-        browser.script("document.getElementById('start-art-build').disabled = false;");
-        browser.click("#start-art-build");
+        // (in one script: the page's polling may replace the button between two steps)
+        browser.script("var b = document.getElementById('start-art-build'); b.disabled = false; b.click();");
+        browser.await(Duration.ofSeconds(15), "the answer to the forced form", b -> b.present("#notice"));
         assertThat(browser.text("#notice")).isEqualTo("Refused: Art index job " + queued
                 + " is queued; one job of a kind runs at a time.");
         TestDatabase.execute("DELETE FROM job WHERE id = ?", queued);
@@ -345,7 +346,7 @@ class AdminPageBrowserTest {
         assertThat(browser.text("#panel-art-build .lines"))
                 .containsPattern("Retrying at " + UTC.format(retryAt) + " \\(in [1-4]\\d s\\)");
         assertThat(browser.text("#panel-art-build .counts")).contains("fingerprinted 30");
-        browser.look("art-waiting");
+        browser.look("art-waiting", "#panel-art-build");
 
         TestDatabase.execute("DELETE FROM quiet_window");
         browser.click("#action-art-build");
@@ -355,7 +356,7 @@ class AdminPageBrowserTest {
         assertThat(browser.text("#panel-art-build .headline")).isEqualTo("Ready: " + file + ".");
         assertThat(browser.text("#panel-art-build .lines")).containsPattern("Art index file " + file.replace(".", "\\.")
                 + " with \\d+ artworks, built from catalog version " + ScryfallStandIn.SAMPLE_VERSION + "\\.");
-        browser.look("art-ready");
+        browser.look("art-ready", "#panel-art-build");
     }
 
     @Test
@@ -380,7 +381,7 @@ class AdminPageBrowserTest {
         assertThat(browser.text("#panel-art-build .lines")).contains("Failed images: 2");
         assertThat(browser.text("#action-art-build")).isEqualTo("Retry");
         assertThat(browser.attribute("#start-art-build", "disabled")).isNull();
-        browser.look("art-failed");
+        browser.look("art-failed", "#panel-art-build");
     }
 
     private void refreshThroughTheApi() {

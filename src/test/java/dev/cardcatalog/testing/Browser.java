@@ -118,8 +118,14 @@ public final class Browser implements AutoCloseable {
      * screenshot of each to {@code target/admin-screenshots/<name>-desktop.png} and {@code <name>-phone.png}.
      */
     public void look(String name) {
+        look(name, "body");
+    }
+
+    /** As {@link #look(String)}, with the element {@code css} scrolled into view for the screenshots. */
+    public void look(String name, String css) {
         for (Dimension size : new Dimension[] {PHONE, DESKTOP}) {
             driver.manage().window().setSize(size);
+            script("var e = document.querySelector(arguments[0]); if (e) e.scrollIntoView();", css);
             Object widths = script("return [document.documentElement.scrollWidth,"
                     + " document.documentElement.clientWidth, window.innerWidth];");
             java.util.List<?> w = (java.util.List<?>) widths;
