@@ -225,7 +225,7 @@ public class AdminPages {
                 headline = "Failed: " + shown(reason);
                 lines.add("Failed " + Times.both(job.finishedAt(), now) + " after " + (job.retryCount() + 1)
                         + (job.retryCount() == 0 ? " attempt." : " attempts."));
-                if (run != null && run.message() != null && !run.message().equals(reason)) {
+                if (run != null && run.message() != null && (reason == null || !reason.contains(run.message()))) {
                     lines.add("The last run ended: " + shown(run.message()));
                 }
                 if (kind == JobKind.ART_BUILD && run != null) {
