@@ -101,6 +101,68 @@ public class JobQueries {
         }
     }
 
+    /**
+     * The newest job of {@code kind} with its newest run (SERVICE.md §8: what a kind's panel says), or empty when
+     * no job of the kind was ever created. One index scan on {@code (kind, created_at)}.
+     */
+    public Optional<JobView> latest(JobKind kind) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT * FROM job WHERE kind = ? ORDER BY created_at DESC, id LIMIT 1")) {
+            select.setString(1, kind.wire());
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    return Optional.empty();
+                }
+                JobLedger.JobRecord job = ledger.job(rows);
+                return Optional.of(view(job, runs(connection, job.id(), 1)));
+            }
+        } catch (SQLException e) {
+            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** One run with its job's id and state, for a list of the newest runs of a kind. */
+    public record RecentRun(UUID jobId, String jobState, JobView.RunView run) {
+    }
+
+    /** The {@code limit} newest runs of {@code kind}, across its jobs, newest started first. */
+    public List<RecentRun> recentRuns(JobKind kind, int limit) {
+        List<RecentRun> recent = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT r.*, j.state AS job_state FROM job_run r JOIN job j ON j.id = r.job_id"
+                                + " WHERE j.kind = ? ORDER BY r.started_at DESC, r.id LIMIT ?")) {
+            select.setString(1, kind.wire());
+            select.setInt(2, limit);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    recent.add(new RecentRun(rows.getObject("job_id", UUID.class), rows.getString("job_state"),
+                            run(rows)));
+                }
+            }
+        } catch (SQLException e) {
+            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+        }
+        return recent;
+    }
+
+    /** How many jobs are in each state (states with none are absent). */
+    public Map<String, Long> countByState() {
+        Map<String, Long> counts = new java.util.HashMap<>();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT state, count(*) FROM job GROUP BY state");
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                counts.put(rows.getString(1), rows.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+        }
+        return counts;
+    }
+
     private static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
         for (int i = 0; i < parameters.size(); i++) {
             statement.setObject(i + 1, parameters.get(i));
@@ -115,16 +177,20 @@ public class JobQueries {
             select.setInt(2, limit);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    runs.add(new JobView.RunView(rows.getObject("id", UUID.class), rows.getInt("attempt"),
-                            rows.getString("status"), rows.getString("stage"), nullableLong(rows, "done"),
-                            nullableLong(rows, "total"), counts(rows.getString("counts")), rows.getString("message"),
-                            rows.getString("version"), rows.getString("languages"), rows.getString("owner"),
-                            JobLedger.instant(rows, "started_at"), JobLedger.instant(rows, "heartbeat_at"),
-                            JobLedger.instant(rows, "progressed_at"), JobLedger.instant(rows, "finished_at")));
+                    runs.add(run(rows));
                 }
             }
         }
         return runs;
+    }
+
+    private JobView.RunView run(ResultSet rows) throws SQLException {
+        return new JobView.RunView(rows.getObject("id", UUID.class), rows.getInt("attempt"),
+                rows.getString("status"), rows.getString("stage"), nullableLong(rows, "done"),
+                nullableLong(rows, "total"), counts(rows.getString("counts")), rows.getString("message"),
+                rows.getString("version"), rows.getString("languages"), rows.getString("owner"),
+                JobLedger.instant(rows, "started_at"), JobLedger.instant(rows, "heartbeat_at"),
+                JobLedger.instant(rows, "progressed_at"), JobLedger.instant(rows, "finished_at"));
     }
 
     private JobView view(JobLedger.JobRecord job, List<JobView.RunView> runs) {

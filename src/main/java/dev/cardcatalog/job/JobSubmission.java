@@ -36,7 +36,14 @@ public class JobSubmission {
         this.quietWindow = quietWindow;
     }
 
-    Response submit(JobKind kind, JobRequest request) {
+    /**
+     * {@code POST /api/refreshes}, {@code POST /api/art-builds} and the admin page's start buttons: a new job of
+     * {@code kind}, queued, its command published. Answers 202 with the {@link JobView}.
+     *
+     * @throws ProblemException 409 {@code job-in-flight} with {@code job_id} while a job of the kind is queued,
+     *     running or waiting; 503 {@code kafka-unavailable} when Kafka did not take the command
+     */
+    public Response submit(JobKind kind, JobRequest request) {
         JobTrigger trigger = request == null ? JobTrigger.MANUAL : request.jobTrigger();
         return create(kind, trigger, "api");
     }
@@ -45,7 +52,7 @@ public class JobSubmission {
      * {@code POST /api/jobs/{id}/run-now} (SERVICE.md §6.6): a waiting job runs now instead of at its retry time.
      * 409 when the job is not waiting, or while Scryfall's quiet window is open (with the time it closes).
      */
-    Response runNow(UUID jobId) {
+    public Response runNow(UUID jobId) {
         JobLedger.JobRecord job = ledger.find(jobId)
                 .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
         if (!job.state().equals("waiting")) {
@@ -81,7 +88,7 @@ public class JobSubmission {
      * {@code POST /api/jobs/{id}/retry} (SERVICE.md §6.6): a failed job is queued again as a new job, with the same
      * kind and trigger. 409 when the job did not fail, or while a job of the kind is in flight.
      */
-    Response retry(UUID jobId) {
+    public Response retry(UUID jobId) {
         JobLedger.JobRecord job = ledger.find(jobId)
                 .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
         if (!job.state().equals("failed")) {

@@ -97,19 +97,19 @@ class RetryFlowTest {
         String jobId = Jobs.postRefresh("manual");
         Jobs.awaitState(jobId, Duration.ofSeconds(30), Set.of("waiting"));
 
-        asOperator().post("/api/jobs/" + jobId + "/run-now").then().statusCode(409)
+        asOperator().contentType("application/json").post("/api/jobs/" + jobId + "/run-now").then().statusCode(409)
                 .contentType("application/problem+json")
                 .body("type", equalTo("https://card-catalog.dev/problems/quiet-window-open"))
                 .body("quiet_until", notNullValue());
 
         TestDatabase.execute("DELETE FROM quiet_window"); // as if the window had closed
-        asOperator().post("/api/jobs/" + jobId + "/run-now").then().statusCode(202);
+        asOperator().contentType("application/json").post("/api/jobs/" + jobId + "/run-now").then().statusCode(202);
 
         JsonPath done = Jobs.awaitFinished(jobId);
         assertThat(done.getString("state")).isEqualTo("succeeded");
         assertThat(Instant.parse(done.getString("finished_at")))
                 .isBefore(Instant.parse(done.getString("runs[1].finished_at")).plusSeconds(39));
-        asOperator().post("/api/jobs/" + jobId + "/run-now").then().statusCode(409)
+        asOperator().contentType("application/json").post("/api/jobs/" + jobId + "/run-now").then().statusCode(409)
                 .body("type", equalTo("https://card-catalog.dev/problems/not-waiting"));
     }
 
@@ -119,14 +119,14 @@ class RetryFlowTest {
         String failed = Jobs.postRefresh("manual");
         assertThat(Jobs.awaitFinished(failed).getString("state")).isEqualTo("failed");
 
-        String retried = asOperator().post("/api/jobs/" + failed + "/retry").then().statusCode(202)
+        String retried = asOperator().contentType("application/json").post("/api/jobs/" + failed + "/retry").then().statusCode(202)
                 .extract().jsonPath().getString("id");
 
         assertThat(retried).isNotEqualTo(failed);
         JsonPath job = Jobs.awaitFinished(retried);
         assertThat(job.getString("state")).isEqualTo("succeeded");
         assertThat(job.getString("source")).isEqualTo("retry of " + failed);
-        asOperator().post("/api/jobs/" + retried + "/retry").then().statusCode(409)
+        asOperator().contentType("application/json").post("/api/jobs/" + retried + "/retry").then().statusCode(409)
                 .body("type", equalTo("https://card-catalog.dev/problems/not-failed"));
         JsonPath event = eventOf("catalog-refreshed", retried);
         assertThat(event.getString("version")).isEqualTo(ScryfallStandIn.SAMPLE_VERSION);

@@ -71,7 +71,9 @@ class AccessRulesTest {
             "GET /api/jobs", Rule.VIEWER,
             "GET /api/jobs/{id}", Rule.VIEWER,
             "POST /api/jobs/{id}/run-now", Rule.OPERATOR,
-            "POST /api/jobs/{id}/retry", Rule.OPERATOR);
+            "POST /api/jobs/{id}/retry", Rule.OPERATOR,
+            "GET /admin", Rule.VIEWER,
+            "POST /admin/**", Rule.OPERATOR);
 
     private static final Pattern PARAMETER = Pattern.compile("\\{([^}/]+)}");
     private static final String PROBLEM = "application/problem+json";

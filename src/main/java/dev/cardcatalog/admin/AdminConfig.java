@@ -1,0 +1,25 @@
+package dev.cardcatalog.admin;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** {@code card-catalog.admin.*}: the admin page (SERVICE.md §8). */
+@ConfigMapping(prefix = "card-catalog.admin")
+public interface AdminConfig {
+
+    /**
+     * A running run whose progress has not moved for this long is shown with a warning ("no progress for 7 min"),
+     * although its heartbeat is fresh (the instance is alive, the work is stuck or very slow).
+     */
+    @WithDefault("5m")
+    Duration stalledAfter();
+
+    /** How often the open page reloads its content while a job is queued, running or waiting. */
+    @WithDefault("2s")
+    Duration pollInterval();
+
+    /** Jobs a page in the page's jobs list (1 to 100). */
+    @WithDefault("20")
+    int jobsPageSize();
+}

@@ -1,0 +1,178 @@
+package dev.cardcatalog.admin;
+
+import dev.cardcatalog.job.JobKind;
+import dev.cardcatalog.job.JobSubmission;
+import dev.cardcatalog.job.JobView;
+import dev.cardcatalog.platform.Paging;
+import dev.cardcatalog.platform.Problem;
+import dev.cardcatalog.platform.ProblemException;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriBuilder;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.UUID;
+
+/**
+ * The admin page (SERVICE.md §8): {@code GET /admin} for {@code viewer} and {@code operator}; its buttons are
+ * form POSTs for {@code operator} only, protected by a CSRF token (quarkus-rest-csrf: a cookie and a hidden form
+ * field that must match; a form without it is refused with 400). Each action redirects back (303) to the page
+ * with a one-line result, made from the action's outcome code, never from text the request carried.
+ */
+@Path("/admin")
+@Blocking
+public class AdminResource {
+
+    @CheckedTemplate
+    static class Templates {
+        static native TemplateInstance page(AdminPage page);
+    }
+
+    private final AdminPages pages;
+    private final JobSubmission submission;
+    private final SecurityIdentity identity;
+
+    public AdminResource(AdminPages pages, JobSubmission submission, SecurityIdentity identity) {
+        this.pages = pages;
+        this.submission = submission;
+        this.identity = identity;
+    }
+
+    /**
+     * The page.
+     *
+     * @param state a jobs-list filter: {@code failed}, {@code waiting}, {@code running} or {@code queued}; all jobs
+     *     when absent (400 naming {@code state} for another value)
+     * @param page the jobs list's page, from 1 (400 naming {@code page} when not a whole number in range)
+     * @param result the outcome code of the action that redirected here; {@code job}, {@code until} and
+     *     {@code from} complete it. Values that do not parse are ignored.
+     */
+    @GET
+    @Produces(MediaType.TEXT_HTML)
+    @RolesAllowed({"viewer", "operator"})
+    public TemplateInstance page(@QueryParam("state") String state, @QueryParam("page") String page,
+            @QueryParam("result") String result, @QueryParam("job") String job, @QueryParam("until") String until,
+            @QueryParam("from") String from) {
+        String filter = ProblemException.text("state", state);
+        if (filter != null && !AdminPages.FILTERS.contains(filter)) {
+            throw ProblemException.badRequest("state", "state must be one of " + String.join(", ",
+                    AdminPages.FILTERS) + ", not " + ProblemException.quote(filter) + ".");
+        }
+        Paging paging = Paging.of(page, null);
+        AdminPage.Notice notice = pages.notice(result, uuid(job), instant(until), uuid(from));
+        return Templates.page(pages.page(identity.getPrincipal().getName(), identity.hasRole("operator"), filter,
+                paging.page(), notice));
+    }
+
+    /** "Refresh now": queues a refresh (trigger {@code manual}); refused while a refresh is in flight. */
+    @POST
+    @Path("refreshes")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed("operator")
+    public Response refresh() {
+        return start(JobKind.REFRESH);
+    }
+
+    /** "Build art index": queues an art build; refused while one is in flight. */
+    @POST
+    @Path("art-builds")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed("operator")
+    public Response artBuild() {
+        return start(JobKind.ART_BUILD);
+    }
+
+    /** "Run now" on a waiting job; refused while Scryfall's quiet window is open (as POST /api/jobs/{id}/run-now). */
+    @POST
+    @Path("jobs/{id}/run-now")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed("operator")
+    public Response runNow(@PathParam("id") String id) {
+        UUID jobId = uuid(id);
+        if (jobId == null) {
+            return back("not-found", null, null, null);
+        }
+        try {
+            submission.runNow(jobId);
+            return back("run-now", jobId, null, null);
+        } catch (ProblemException e) {
+            return refused(e.problem(), jobId);
+        }
+    }
+
+    /** "Retry" on a failed job: a new job of its kind (as POST /api/jobs/{id}/retry). */
+    @POST
+    @Path("jobs/{id}/retry")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed("operator")
+    public Response retry(@PathParam("id") String id) {
+        UUID jobId = uuid(id);
+        if (jobId == null) {
+            return back("not-found", null, null, null);
+        }
+        try {
+            JobView retried = (JobView) submission.retry(jobId).getEntity();
+            return back("retried", retried.id(), null, jobId);
+        } catch (ProblemException e) {
+            return refused(e.problem(), jobId);
+        }
+    }
+
+    private Response start(JobKind kind) {
+        try {
+            JobView job = (JobView) submission.submit(kind, null).getEntity();
+            return back("queued", job.id(), null, null);
+        } catch (ProblemException e) {
+            return refused(e.problem(), null);
+        }
+    }
+
+    private static Response refused(Problem problem, UUID jobId) {
+        String slug = problem.type().substring(Problem.TYPE_BASE.length());
+        Object job = problem.extensions().get("job_id");
+        Object until = problem.extensions().get("quiet_until");
+        return back(slug, job == null ? jobId : uuid(job.toString()), until == null ? null : until.toString(), null);
+    }
+
+    private static Response back(String result, UUID job, String until, UUID from) {
+        UriBuilder uri = UriBuilder.fromPath("/admin").queryParam("result", result);
+        if (job != null) {
+            uri.queryParam("job", job);
+        }
+        if (until != null) {
+            uri.queryParam("until", until);
+        }
+        if (from != null) {
+            uri.queryParam("from", from);
+        }
+        return Response.seeOther(uri.build()).build();
+    }
+
+    private static UUID uuid(String text) {
+        try {
+            return text == null ? null : UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static Instant instant(String text) {
+        try {
+            return text == null ? null : Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.cardcatalog.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Function;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * A headless Chromium driven by Selenium: the distribution's {@code chromium} and {@code chromium-driver}
+ * packages, never a downloaded browser. Where either is missing the test fails and says what to install.
+ * Paths: the system properties {@code webdriver.chrome.driver} (default {@code /usr/bin/chromedriver}) and
+ * {@code card-catalog.test.chromium} (default {@code /usr/bin/chromium}).
+ */
+public final class Browser implements AutoCloseable {
+
+    /** Where screenshots go, one per state and width, for review. */
+    public static final Path SCREENSHOTS = Path.of("target/admin-screenshots");
+    public static final Dimension DESKTOP = new Dimension(1280, 800);
+    public static final Dimension PHONE = new Dimension(375, 812);
+
+    private final ChromeDriver driver;
+    private final Path profile;
+
+    private Browser(ChromeDriver driver, Path profile) {
+        this.driver = driver;
+        this.profile = profile;
+    }
+
+    /** Starts a headless Chromium with a fresh profile, at the desktop size. */
+    public static Browser start() {
+        Path driverBinary = Path.of(System.getProperty("webdriver.chrome.driver", "/usr/bin/chromedriver"));
+        Path chromium = Path.of(System.getProperty("card-catalog.test.chromium", "/usr/bin/chromium"));
+        if (!Files.isExecutable(driverBinary) || !Files.isExecutable(chromium)) {
+            fail("The admin page's browser tests need Chromium and ChromeDriver (" + chromium + ", " + driverBinary
+                    + "). Install them: apt-get update && apt-get install -y chromium chromium-driver");
+        }
+        System.setProperty("webdriver.chrome.driver", driverBinary.toString());
+        try {
+            Path profile = Files.createTempDirectory("admin-chromium-");
+            ChromeOptions options = new ChromeOptions();
+            options.setBinary(chromium.toFile());
+            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--no-first-run", "--user-data-dir=" + profile, "--window-size=1280,800");
+            ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driverBinary.toFile())
+                    .usingAnyFreePort().build();
+            ChromeDriver driver = new ChromeDriver(service, options);
+            driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+            return new Browser(driver, profile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public WebDriver driver() {
+        return driver;
+    }
+
+    public void open(String url) {
+        driver.get(url);
+    }
+
+    public Object script(String script, Object... arguments) {
+        return ((JavascriptExecutor) driver).executeScript(script, arguments);
+    }
+
+    /** The text of the first element matching {@code css}, read again if the page replaced it meanwhile. */
+    public String text(String css) {
+        return retry(d -> d.findElement(By.cssSelector(css)).getText());
+    }
+
+    public String attribute(String css, String name) {
+        return retry(d -> d.findElement(By.cssSelector(css)).getAttribute(name));
+    }
+
+    public boolean present(String css) {
+        return retry(d -> !d.findElements(By.cssSelector(css)).isEmpty());
+    }
+
+    public void click(String css) {
+        retry(d -> {
+            d.findElement(By.cssSelector(css)).click();
+            return true;
+        });
+    }
+
+    /** Waits (at most {@code atMost}) until {@code condition} holds, re-reading the page as it polls. */
+    public void await(Duration atMost, String what, Function<Browser, Boolean> condition) {
+        try {
+            new WebDriverWait(driver, atMost, Duration.ofMillis(200))
+                    .ignoring(StaleElementReferenceException.class)
+                    .ignoring(org.openqa.selenium.NoSuchElementException.class)
+                    .withMessage(() -> what + "; the page said: " + driver.findElement(By.tagName("main")).getText())
+                    .until(d -> condition.apply(this));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Shows the page at the desktop size and at a phone's, asserting that neither scrolls sideways, and writes a
+     * screenshot of each to {@code target/admin-screenshots/<name>-desktop.png} and {@code <name>-phone.png}.
+     */
+    public void look(String name) {
+        look(name, "body");
+    }
+
+    /** As {@link #look(String)}, with the element {@code css} scrolled into view for the screenshots. */
+    public void look(String name, String css) {
+        for (Dimension size : new Dimension[] {PHONE, DESKTOP}) {
+            driver.manage().window().setSize(size);
+            script("var e = document.querySelector(arguments[0]); if (e) e.scrollIntoView();", css);
+            Object widths = script("return [document.documentElement.scrollWidth,"
+                    + " document.documentElement.clientWidth, window.innerWidth];");
+            java.util.List<?> w = (java.util.List<?>) widths;
+            assertThat(((Number) w.get(0)).longValue())
+                    .as("%s at %dx%d scrolls sideways (scrollWidth %s, clientWidth %s, innerWidth %s)", name,
+                            size.width, size.height, w.get(0), w.get(1), w.get(2))
+                    .isLessThanOrEqualTo(((Number) w.get(1)).longValue());
+            try {
+                Files.createDirectories(SCREENSHOTS);
+                Path file = SCREENSHOTS.resolve(name + (size == PHONE ? "-phone" : "-desktop") + ".png");
+                Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private <T> T retry(Function<WebDriver, T> read) {
+        StaleElementReferenceException last = null;
+        for (int i = 0; i < 5; i++) {
+            try {
+                return read.apply(driver);
+            } catch (StaleElementReferenceException e) {
+                last = e; // the polling script replaced the page's content between find and read
+            }
+        }
+        throw last;
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+        TestData.deleteTree(profile);
+    }
+
+    /** Finds {@code css} inside {@code element}. */
+    public static WebElement within(WebElement element, String css) {
+        return element.findElement(By.cssSelector(css));
+    }
+}
