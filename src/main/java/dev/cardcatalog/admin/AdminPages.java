@@ -1,5 +1,6 @@
 package dev.cardcatalog.admin;
 
+import dev.cardcatalog.art.ArtIndexName;
 import dev.cardcatalog.job.JobConfig;
 import dev.cardcatalog.job.JobKind;
 import dev.cardcatalog.job.JobPage;
@@ -32,8 +33,8 @@ public class AdminPages {
     static final Set<String> IN_FLIGHT = Set.of("queued", "running", "waiting");
     private static final int RECENT_RUNS = 5;
     private static final int MESSAGE_SHOWN = 300;
-    private static final Pattern READY = Pattern.compile(
-            "^ready (art-index-([a-z0-9-]+)-[0-9a-f]{16}-(\\d+)\\.bin\\.gz)");
+    /** A ready art build's message names its file first; the name itself is read by {@link ArtIndexName}. */
+    private static final Pattern READY = Pattern.compile("^ready (\\S+)");
 
     private final JobQueries queries;
     private final JobConfig jobConfig;
@@ -202,10 +203,12 @@ public class AdminPages {
                             + (run == null ? "" : run.languages()) + ".");
                 } else {
                     Matcher ready = READY.matcher(run == null || run.message() == null ? "" : run.message());
-                    if (ready.find()) {
-                        headline = "Ready: " + ready.group(1) + ".";
-                        lines.add("Art index file " + ready.group(1) + " with " + ready.group(3)
-                                + " artworks, built from catalog version " + ready.group(2) + ".");
+                    Optional<ArtIndexName> file = ready.find()
+                            ? ArtIndexName.parse(ready.group(1).replaceFirst(":$", "")) : Optional.empty();
+                    if (file.isPresent()) {
+                        headline = "Ready: " + file.get() + ".";
+                        lines.add("Art index file " + file.get() + " with " + file.get().count()
+                                + " artworks, built from catalog version " + file.get().catalogVersion() + ".");
                     } else {
                         headline = "Ready.";
                     }
