@@ -23,7 +23,6 @@ import java.util.UUID;
  */
 @Path("/api/cards")
 @Produces(MediaType.APPLICATION_JSON)
-@WithSession
 public class CardResource {
 
     /** The most matches a list counts: {@code total} is at most this, with {@code total_capped} when more match. */
@@ -40,6 +39,7 @@ public class CardResource {
     /** A card with Scryfall's whole card object; 404 when the catalog has no such card. */
     @GET
     @Path("{id}")
+    @WithSession
     public Uni<CardViews.CardDetail> get(@PathParam("id") String id) {
         UUID cardId = uuid(id);
         return Card.<Card>findById(cardId).map(card -> {
@@ -63,6 +63,7 @@ public class CardResource {
      * @param size 1 to 100; 20 when absent
      */
     @GET
+    // no Hibernate session: it would hold a pooled connection while these queries wait for another
     public Uni<CardViews.CardPage> search(@QueryParam("name") String name, @QueryParam("set") String set,
             @QueryParam("collector_number") String collectorNumber, @QueryParam("lang") String lang,
             @QueryParam("page") String page, @QueryParam("size") String size) {

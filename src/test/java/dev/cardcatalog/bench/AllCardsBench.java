@@ -40,7 +40,8 @@ import java.util.zip.GZIPInputStream;
 public final class AllCardsBench {
 
     private static final Pattern STATE = Pattern.compile("\"state\":\"([a-z]+)\"");
-    private static final Pattern DONE = Pattern.compile("\"stage\":\"([a-z]+)\",\"done\":(null|\\d+),\"total\":(null|\\d+)");
+    private static final Pattern DONE = Pattern.compile(
+            "\"stage\":\"([a-z]+)\",\"done\":(null|\\d+),\"total\":(null|\\d+)");
     private static final long CUT_AT_DECODED = 2_200_000_000L;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 

@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  * wall time from the POST until the job is finished, and the service process's peak RSS during that refresh
  * ({@code VmHWM}, reset through {@code /proc/<pid>/clear_refs} before each). Per refresh it also prints the
  * sequential and index scans of {@code card} that refresh caused ({@code pg_stat_user_tables}, before and after) and
- * the time the refresh spent reading stored digests (the service logs it). (c), reading the file alone, is
+ * the time the refresh spent reading stored digests (the service logs it), and the CPU time the service process and
+ * the PostgreSQL server's processes used during it (from {@code /proc}; less disturbed than wall time by other work
+ * on a shared machine). (c), reading the file alone, is
  * {@link ReadFloor}, run by the script under {@code /usr/bin/time -v}.
  *
  * <p>Arguments: {@code <bulk file> <rounds> <heap, e.g. 256m>}.
@@ -104,6 +106,9 @@ public final class RefreshBench {
     private static Measure refresh(ServiceProcess service, EmbeddedPostgresServer postgres, Path log)
             throws Exception {
         long[] scansBefore = scans(postgres);
+        long postmaster = postmasterPid(postgres);
+        double serviceCpuBefore = cpuSeconds(service.pid());
+        double postgresCpuBefore = treeCpuSeconds(postmaster);
         resetPeakRss(service.pid());
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
@@ -131,6 +136,8 @@ public final class RefreshBench {
         double seconds = (System.nanoTime() - start) / 1e9;
         Matcher counts = Pattern.compile("\"counts\":(\\{[^}]*})").matcher(body);
         Measure measure = new Measure(seconds, peakRssKb(service.pid()), counts.find() ? counts.group(1) : "");
+        double serviceCpu = cpuSeconds(service.pid()) - serviceCpuBefore;
+        double postgresCpu = treeCpuSeconds(postmaster) - postgresCpuBefore;
         Thread.sleep(1_500); // PostgreSQL publishes a backend's table statistics at most once a second
         long[] scansAfter = scans(postgres);
         String lookups = "";
@@ -138,9 +145,51 @@ public final class RefreshBench {
         while (matcher.find()) {
             lookups = matcher.group();
         }
-        System.out.printf("    card scans during this refresh: %d sequential, %d index; %s%n",
-                scansAfter[0] - scansBefore[0], scansAfter[1] - scansBefore[1], lookups);
+        System.out.printf("    card scans during this refresh: %d sequential, %d index; %s; CPU: service %.1f s, "
+                + "PostgreSQL %.1f s%n", scansAfter[0] - scansBefore[0], scansAfter[1] - scansBefore[1], lookups,
+                serviceCpu, postgresCpu);
         return measure;
+    }
+
+    /** The PostgreSQL server's process id (the first line of its data directory's postmaster.pid). */
+    private static long postmasterPid(EmbeddedPostgresServer postgres) throws Exception {
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
+                EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement();
+                java.sql.ResultSet row = statement.executeQuery("SHOW data_directory")) {
+            row.next();
+            return Long.parseLong(Files.readAllLines(Path.of(row.getString(1), "postmaster.pid")).get(0).trim());
+        }
+    }
+
+    /** User + system CPU seconds of a process so far ({@code /proc/<pid>/stat}, clock ticks of 1/100 s). */
+    private static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // after the command: state(0) ppid(1) ... utime(11) stime(12)
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return 0; // the process ended
+        }
+    }
+
+    /** CPU seconds of a process and its living children (PostgreSQL's backends and workers). */
+    private static double treeCpuSeconds(long parent) throws IOException {
+        double total = cpuSeconds(parent);
+        try (var processes = Files.list(Path.of("/proc"))) {
+            for (Path process : processes.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+                try {
+                    String stat = Files.readString(process.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    if (Long.parseLong(fields[1]) == parent) {
+                        total += cpuSeconds(Long.parseLong(process.getFileName().toString()));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the process ended
+                }
+            }
+        }
+        return total;
     }
 
     /** The card table's sequential and index scans so far. */
