@@ -7,14 +7,12 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.Map;
 import java.util.UUID;
-import org.hibernate.annotations.JdbcTypeCode;
-import org.hibernate.type.SqlTypes;
 
 /**
  * A card of the catalog, for reading (the refresh writes cards with batched SQL). {@code scryfall} is Scryfall's
- * whole card object as it was last seen. A retired card ({@code retiredAt} set) is no longer in Scryfall's file.
+ * whole card object as it was last seen, in its stored form ({@link CardObjects}). A retired card ({@code retiredAt}
+ * set) is no longer in Scryfall's file.
  */
 @Entity
 @Table(name = "card")
@@ -50,9 +48,9 @@ public class Card extends PanacheEntityBase {
     @Column(name = "image_small_uri")
     public String imageSmallUri;
 
-    @JdbcTypeCode(SqlTypes.JSON)
-    @Column(name = "scryfall", columnDefinition = "jsonb")
-    public Map<String, Object> scryfall;
+    /** The stored form of Scryfall's card object: see {@link CardObjects}. */
+    @Column(name = "scryfall")
+    public byte[] scryfall;
 
     @Column(name = "first_seen_at")
     public Instant firstSeenAt;

@@ -25,6 +25,10 @@ import java.util.regex.Pattern;
  * <p>Required: {@code id} (a UUID), {@code name}, {@code lang}, {@code layout}, {@code set},
  * {@code collector_number} (strings) and {@code games} (an array). A record missing one, or not a single valid
  * JSON object, is malformed. Not thread-safe (it reuses a digest); one per reader.
+ *
+ * <p>The mapped text columns hold what PostgreSQL text can: U+0000 (which a JSON <code>&#92;u0000</code> escape
+ * yields) and unpaired surrogates (a lone <code>&#92;ud800</code> escape, which the JSON reader accepts) become U+FFFD
+ * in them. The stored object and the content digest are the record's bytes as the file had them, escapes included.
  */
 final class CardMapper {
 
@@ -32,6 +36,7 @@ final class CardMapper {
     private static final Pattern ID = Pattern.compile(
             "\"id\"\\s*:\\s*\"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\"");
     private static final Pattern MARKS = Pattern.compile("\\p{M}+");
+    private static final char REPLACEMENT = (char) 0xFFFD;
 
     private final MessageDigest sha256;
 
@@ -45,6 +50,14 @@ final class CardMapper {
 
     /** Maps a record; throws {@link MalformedCardException} naming the reason and, when readable, the id. */
     MappedCard map(byte[] json) throws MalformedCardException {
+        return map(json, 0);
+    }
+
+    /**
+     * Maps record number {@code line} (from 1) of a file; throws {@link MalformedCardException} naming the reason
+     * and, when readable, the id.
+     */
+    MappedCard map(byte[] json, long line) throws MalformedCardException {
         Fields f = new Fields();
         try (JsonParser parser = FACTORY.createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -88,7 +101,7 @@ final class CardMapper {
         }
         return new MappedCard(id, oracle, f.name, names.toString(), f.lang, f.layout,
                 f.set.toLowerCase(Locale.ROOT), f.collectorNumber, date(f.releasedAt), illustration, small, paper,
-                digest(json), json);
+                digest(json), json, line);
     }
 
     private static void readCard(JsonParser parser, Fields f) throws IOException {
@@ -163,10 +176,40 @@ final class CardMapper {
 
     private static String string(JsonParser parser, JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
-            return parser.getText();
+            return storable(parser.getText());
         }
         parser.skipChildren();
         return null;
+    }
+
+    /** {@code text} with U+0000 and unpaired surrogates (which PostgreSQL text cannot hold) replaced by U+FFFD. */
+    static String storable(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean bad;
+            if (c == 0) {
+                bad = true;
+            } else if (Character.isHighSurrogate(c)) {
+                bad = i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
+                if (!bad) {
+                    if (out != null) {
+                        out.append(c).append(text.charAt(i + 1));
+                    }
+                    i++;
+                    continue;
+                }
+            } else {
+                bad = Character.isLowSurrogate(c);
+            }
+            if (bad && out == null) {
+                out = new StringBuilder(text.length()).append(text, 0, i);
+            }
+            if (out != null) {
+                out.append(bad ? REPLACEMENT : c);
+            }
+        }
+        return out == null ? text : out.toString();
     }
 
     private static List<String> strings(JsonParser parser, JsonToken value) throws IOException {

@@ -2,18 +2,20 @@ package dev.cardcatalog.catalog;
 
 import dev.cardcatalog.platform.Paging;
 import dev.cardcatalog.platform.ProblemException;
-import io.quarkus.hibernate.reactive.panache.PanacheQuery;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.panache.common.Parameters;
-import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -23,12 +25,23 @@ import java.util.UUID;
 @PermitAll
 @Path("/api/cards")
 @Produces(MediaType.APPLICATION_JSON)
-@WithSession
 public class CardResource {
+
+    /** The most matches a list counts: {@code total} is at most this, with {@code total_capped} when more match. */
+    static final int MAX_TOTAL = 1_000;
+    private static final String SUMMARY_COLUMNS = "id, oracle_id, name, lang, layout, set_code, collector_number, "
+            + "released_at, illustration_id, image_small_uri";
+
+    private final Pool pool;
+
+    public CardResource(Pool pool) {
+        this.pool = pool;
+    }
 
     /** A card with Scryfall's whole card object; 404 when the catalog has no such card. */
     @GET
     @Path("{id}")
+    @WithSession
     public Uni<CardViews.CardDetail> get(@PathParam("id") String id) {
         UUID cardId = uuid(id);
         return Card.<Card>findById(cardId).map(card -> {
@@ -41,7 +54,8 @@ public class CardResource {
 
     /**
      * Cards by name (case- and accent-insensitive, any part of the card's name or of one face's name) or by set
-     * code and collector number, active ones only, ordered by name, newest printing first.
+     * code and collector number, active ones only, ordered by name, newest printing first. {@code total} counts at
+     * most {@value #MAX_TOTAL} matches ({@code total_capped} says when more match); pages past it still answer.
      *
      * @param name text to find in a name; at least one of {@code name} and {@code set} is required
      * @param set a set code, e.g. {@code xln}
@@ -51,6 +65,7 @@ public class CardResource {
      * @param size 1 to 100; 20 when absent
      */
     @GET
+    // no Hibernate session: it would hold a pooled connection while these queries wait for another
     public Uni<CardViews.CardPage> search(@QueryParam("name") String name, @QueryParam("set") String set,
             @QueryParam("collector_number") String collectorNumber, @QueryParam("lang") String lang,
             @QueryParam("page") String page, @QueryParam("size") String size) {
@@ -67,29 +82,48 @@ public class CardResource {
         if (!bySet && collectorNumber != null) {
             throw ProblemException.badRequest("set", "collector_number needs set.");
         }
-        StringBuilder query = new StringBuilder("retiredAt is null");
-        Parameters parameters = new Parameters();
+        StringBuilder where = new StringBuilder("retired_at IS NULL");
+        List<Object> parameters = new ArrayList<>();
         if (byName) {
-            query.append(" and searchNames like :pattern escape '\\'");
-            parameters.and("pattern", "%" + escapeLike(CardMapper.searchKey(name.trim())) + "%");
+            // a trigram index (migration V8) answers patterns of 3 characters or more
+            parameters.add("%" + escapeLike(CardMapper.searchKey(name.trim())) + "%");
+            where.append(" AND search_names LIKE $").append(parameters.size()).append(" ESCAPE '\\'");
         }
         if (bySet) {
-            query.append(" and setCode = :set");
-            parameters.and("set", set.trim().toLowerCase(Locale.ROOT));
+            parameters.add(set.trim().toLowerCase(Locale.ROOT));
+            where.append(" AND set_code = $").append(parameters.size());
             if (collectorNumber != null) {
-                query.append(" and collectorNumber = :number");
-                parameters.and("number", collectorNumber.trim());
+                parameters.add(collectorNumber.trim());
+                where.append(" AND collector_number = $").append(parameters.size());
             }
         }
         if (lang != null) {
-            query.append(" and lang = :lang");
-            parameters.and("lang", lang.trim().toLowerCase(Locale.ROOT));
+            parameters.add(lang.trim().toLowerCase(Locale.ROOT));
+            where.append(" AND lang = $").append(parameters.size());
         }
-        Sort sort = Sort.by("name").and("releasedAt", Sort.Direction.Descending).and("id");
-        PanacheQuery<Card> found = Card.find(query.toString(), sort, parameters);
-        return found.count().chain(total -> found.page(paging.page() - 1, paging.size()).list()
-                .map(cards -> new CardViews.CardPage(cards.stream().map(c -> CardViews.CardSummary.of((Card) c))
-                        .toList(), paging.page(), paging.size(), total)));
+        Tuple arguments = Tuple.from(parameters);
+        String count = "SELECT count(*) FROM (SELECT 1 FROM card WHERE " + where + " LIMIT " + (MAX_TOTAL + 1)
+                + ") AS matching";
+        String list = "SELECT " + SUMMARY_COLUMNS + " FROM card WHERE " + where
+                + " ORDER BY name, released_at DESC, id LIMIT " + paging.size() + " OFFSET " + paging.offset();
+        return pool.preparedQuery(count).execute(arguments).chain(counted -> {
+            long total = counted.iterator().next().getLong(0);
+            return pool.preparedQuery(list).execute(arguments).map(rows -> {
+                List<CardViews.CardSummary> items = new ArrayList<>(rows.size());
+                for (Row row : rows) {
+                    items.add(summary(row));
+                }
+                return new CardViews.CardPage(items, paging.page(), paging.size(), Math.min(total, MAX_TOTAL),
+                        total > MAX_TOTAL);
+            });
+        });
+    }
+
+    private static CardViews.CardSummary summary(Row row) {
+        return new CardViews.CardSummary(row.getUUID("id"), row.getUUID("oracle_id"), row.getString("name"),
+                row.getString("lang"), row.getString("layout"), row.getString("set_code"),
+                row.getString("collector_number"), row.getLocalDate("released_at"), row.getUUID("illustration_id"),
+                row.getString("image_small_uri"), null);
     }
 
     static String escapeLike(String text) {

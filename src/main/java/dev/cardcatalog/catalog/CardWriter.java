@@ -1,12 +1,12 @@
 package dev.cardcatalog.catalog;
 
 import io.quarkus.logging.Log;
-import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +25,12 @@ import javax.sql.DataSource;
  * written once (its first occurrence). Statements stay under PostgreSQL's 65,535 bind parameters. After a complete
  * pass, {@link #retireUnseen} retires every active card the pass did not see. Nothing is ever deleted.
  *
+ * <p>Into an empty catalog there is nothing to look up: the pass then writes every card without reading digests
+ * (the only refresh running is this one, and a card repeated in the file is caught by the pass's id set). The
+ * planner's statistics are renewed ({@code ANALYZE}) when the pass has written 10,000 cards, and again at 100,000
+ * and 1,000,000, so lookups and reads during and after a bulk load use the indexes. The card object is stored in
+ * its compressed form ({@link CardObjects}).
+ *
  * <p>One instance per pass; not thread-safe.
  */
 final class CardWriter {
@@ -38,7 +44,7 @@ final class CardWriter {
     private static final String INSERT_HEAD = "INSERT INTO card (id, oracle_id, name, search_names, lang, layout, "
             + "set_code, collector_number, released_at, illustration_id, image_small_uri, content_digest, scryfall, "
             + "first_seen_at, updated_at, retired_at) VALUES ";
-    private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, NULL)";
+    private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)";
     private static final String INSERT_TAIL = " ON CONFLICT (id) DO UPDATE SET oracle_id = EXCLUDED.oracle_id, "
             + "name = EXCLUDED.name, search_names = EXCLUDED.search_names, lang = EXCLUDED.lang, "
             + "layout = EXCLUDED.layout, set_code = EXCLUDED.set_code, collector_number = EXCLUDED.collector_number, "
@@ -52,13 +58,40 @@ final class CardWriter {
     private final Map<UUID, MappedCard> batch = new LinkedHashMap<>();
     private final UuidSet seen;
     private final RefreshCounts counts;
+    /** False when the catalog had no card when the pass began: no digest to look up. */
+    private final boolean lookups;
+    private long written;
+    private long nextAnalyze = 10_000;
+    private long lookupNanos;
+    private long lookupBatches;
 
-    CardWriter(DataSource dataSource, int batchSize, Instant now, RefreshCounts counts) {
+    /** Opens a pass; reads whether the catalog has any card yet. */
+    CardWriter(DataSource dataSource, int batchSize, Instant now, RefreshCounts counts) throws SQLException {
         this.dataSource = dataSource;
         this.batchSize = batchSize;
         this.now = now;
         this.counts = counts;
         this.seen = new UuidSet(1 << 17);
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement any = connection.prepareStatement("SELECT EXISTS (SELECT 1 FROM card)");
+                ResultSet row = any.executeQuery()) {
+            row.next();
+            this.lookups = row.getBoolean(1);
+        }
+    }
+
+    /** Whether this pass reads stored digests (false: the catalog was empty when it began). */
+    boolean looksUpDigests() {
+        return lookups;
+    }
+
+    /** Batches whose stored digests were read, and the time that took in all (nanoseconds). */
+    long lookupBatches() {
+        return lookupBatches;
+    }
+
+    long lookupNanos() {
+        return lookupNanos;
     }
 
     /** Adds a valid card of this pass; writes the batch when it is full. */
@@ -92,8 +125,9 @@ final class CardWriter {
             if (!isDataError(e)) {
                 throw e;
             }
-            // PostgreSQL refused a value that the JSON parser accepted (a \u0000 escape, for one): find the card
-            // and count it malformed, writing the rest.
+            // PostgreSQL refused a value that the JSON reader accepted. The card object is stored as bytes and the
+            // mapped columns are cleaned of what text cannot hold (CardMapper), so this should not happen: find the
+            // card and count it malformed, naming its record, writing the rest.
             Log.warnf("a batch of %d cards was refused (%s); writing them one by one", cards.size(), e.getMessage());
             for (MappedCard card : cards) {
                 try {
@@ -104,9 +138,22 @@ final class CardWriter {
                     }
                     counts.malformed++;
                     counts.seen--;
-                    Log.warnf("card %s is malformed: PostgreSQL refused it (%s)", card.id(), single.getMessage());
+                    Log.warnf("malformed card record %d (id %s): PostgreSQL refused it (%s)", card.line(), card.id(),
+                            single.getMessage());
                 }
             }
+        }
+        if (written >= nextAnalyze) {
+            nextAnalyze *= 10;
+            analyze();
+        }
+    }
+
+    private void analyze() throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
+            connection.setAutoCommit(true);
+            statement.execute("ANALYZE card");
         }
     }
 
@@ -114,7 +161,7 @@ final class CardWriter {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
-                Map<UUID, Stored> stored = stored(connection, cards);
+                Map<UUID, Stored> stored = lookups ? stored(connection, cards) : Map.of();
                 List<MappedCard> changed = new ArrayList<>();
                 List<UUID> restored = new ArrayList<>();
                 int inserted = 0;
@@ -142,6 +189,7 @@ final class CardWriter {
                 counts.inserted += inserted;
                 counts.updated += updated;
                 counts.restored += restoredCount;
+                written += changed.size();
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();
                 throw e;
@@ -153,6 +201,7 @@ final class CardWriter {
     }
 
     private Map<UUID, Stored> stored(Connection connection, List<MappedCard> cards) throws SQLException {
+        long start = System.nanoTime();
         UUID[] ids = cards.stream().map(MappedCard::id).toArray(UUID[]::new);
         Map<UUID, Stored> stored = new HashMap<>(ids.length * 2);
         try (PreparedStatement select = connection.prepareStatement(
@@ -166,6 +215,8 @@ final class CardWriter {
             }
             array.free();
         }
+        lookupNanos += System.nanoTime() - start;
+        lookupBatches++;
         return stored;
     }
 
@@ -195,7 +246,7 @@ final class CardWriter {
                     insert.setObject(p++, card.illustrationId());
                     insert.setString(p++, card.imageSmallUri());
                     insert.setBytes(p++, card.contentDigest());
-                    insert.setString(p++, new String(card.json(), StandardCharsets.UTF_8));
+                    insert.setBytes(p++, CardObjects.encode(card.json()));
                     insert.setTimestamp(p++, at);
                     insert.setTimestamp(p++, at);
                 }

@@ -195,6 +195,8 @@ public class CatalogRefresh {
         }
         writer.flush();
         report(counts, progress);
+        Log.infof("digest lookups: %s, %d batches, %d ms", writer.looksUpDigests() ? "on" : "off (empty catalog)",
+                writer.lookupBatches(), writer.lookupNanos() / 1_000_000);
         if (counts.malformed > MALFORMED_LOGGED) {
             Log.warnf("%d malformed card records in all (the first %d logged)", counts.malformed, MALFORMED_LOGGED);
         }
@@ -217,7 +219,7 @@ public class CatalogRefresh {
                 }
                 records[0]++;
                 try {
-                    MappedCard card = mapper.map(json);
+                    MappedCard card = mapper.map(json, records[0]);
                     if (!card.paper() || !languages.contains(card.lang())) {
                         counts.skipped++;
                     } else {

@@ -19,12 +19,16 @@ import java.util.zip.GZIPOutputStream;
  * mix of layouts, languages and games, each copy with fresh ids (the card's, its illustration's and its oracle id,
  * everywhere they appear, image URLs included) and a varied name. Deterministic for a given seed.
  *
- * <p>{@code java ... BulkFileGenerator <cards> <output.jsonl.gz> [seed]}
+ * <p>With languages given (the all_cards benchmark), record {@code i} is in language {@code i mod n} of them (its
+ * {@code lang} replaced), so the file has the shape of Scryfall's all_cards: every printing in many languages.
+ *
+ * <p>{@code java ... BulkFileGenerator <cards> <output.jsonl.gz> [seed] [languages, e.g. en,es,fr]}
  */
 public final class BulkFileGenerator {
 
     private static final Pattern UUID_TEXT = Pattern.compile(
             "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final Pattern LANG = Pattern.compile("\"lang\":\"[a-z_-]+\"");
     private static final String[] WORDS = {"Ancient", "Burning", "Crystal", "Dread", "Emerald", "Feral", "Gilded",
         "Hollow", "Iron", "Jade", "Keen", "Lunar", "Molten", "Noble", "Obsidian", "Pale", "Quiet", "Radiant",
         "Silent", "Thorned", "Umbral", "Vast", "Woven", "Zealous"};
@@ -36,12 +40,21 @@ public final class BulkFileGenerator {
         int cards = Integer.parseInt(args[0]);
         Path output = Path.of(args[1]);
         long seed = args.length > 2 ? Long.parseLong(args[2]) : 20261129L;
-        long bytes = write(cards, output, seed);
+        List<String> languages = args.length > 3 ? List.of(args[3].split(",")) : List.of();
+        long bytes = write(cards, output, seed, languages);
         System.out.printf("wrote %d cards to %s (%d bytes)%n", cards, output, bytes);
     }
 
     /** Writes {@code cards} card objects as gzip JSON Lines; returns the file's size. */
     public static long write(int cards, Path output, long seed) throws IOException {
+        return write(cards, output, seed, List.of());
+    }
+
+    /**
+     * Writes {@code cards} card objects as gzip JSON Lines, record {@code i} in {@code languages[i mod n]} when
+     * languages are given (else in the sample's own); returns the file's size.
+     */
+    public static long write(int cards, Path output, long seed, List<String> languages) throws IOException {
         List<String> sample = ScryfallStandIn.sampleCardLines();
         Random random = new Random(seed);
         Files.createDirectories(output.toAbsolutePath().getParent());
@@ -50,6 +63,9 @@ public final class BulkFileGenerator {
             for (int i = 0; i < cards; i++) {
                 String line = sample.get(i % sample.size());
                 int copy = i / sample.size();
+                if (!languages.isEmpty()) {
+                    line = LANG.matcher(line).replaceFirst("\"lang\":\"" + languages.get(i % languages.size()) + "\"");
+                }
                 out.write(copy == 0 ? line.getBytes(StandardCharsets.UTF_8) : vary(line, copy, random));
                 out.write('\n');
             }

@@ -29,7 +29,11 @@ import java.util.regex.Pattern;
  * stand-in and measures the packaged service, heap capped, on
  * (a) a refresh into an empty database (download included), and (b) a no-op re-run of the same file:
  * wall time from the POST until the job is finished, and the service process's peak RSS during that refresh
- * ({@code VmHWM}, reset through {@code /proc/<pid>/clear_refs} before each). (c), reading the file alone, is
+ * ({@code VmHWM}, reset through {@code /proc/<pid>/clear_refs} before each). Per refresh it also prints the
+ * sequential and index scans of {@code card} that refresh caused ({@code pg_stat_user_tables}, before and after) and
+ * the time the refresh spent reading stored digests (the service logs it), and the CPU time the service process and
+ * the PostgreSQL server's processes used during it (from {@code /proc}; less disturbed than wall time by other work
+ * on a shared machine). (c), reading the file alone, is
  * {@link ReadFloor}, run by the script under {@code /usr/bin/time -v}.
  *
  * <p>Arguments: {@code <bulk file> <rounds> <heap, e.g. 256m>}.
@@ -75,8 +79,8 @@ public final class RefreshBench {
             for (int round = 1; round <= rounds; round++) {
                 emptyCatalog(postgres);
                 TestData.deleteTree(data.resolve("bulk"));
-                Measure full = refresh(service);
-                Measure noop = refresh(service);
+                Measure full = refresh(service, postgres, log);
+                Measure noop = refresh(service, postgres, log);
                 fullTimes.add(full.seconds);
                 noopTimes.add(noop.seconds);
                 fullRss.add(full.peakRssKb);
@@ -102,7 +106,14 @@ public final class RefreshBench {
     private record Measure(double seconds, long peakRssKb, String counts) {
     }
 
-    private static Measure refresh(ServiceProcess service) throws Exception {
+    private static final Pattern LOOKUPS = Pattern.compile("digest lookups: .*");
+
+    private static Measure refresh(ServiceProcess service, EmbeddedPostgresServer postgres, Path log)
+            throws Exception {
+        long[] scansBefore = scans(postgres);
+        long postmaster = postmasterPid(postgres);
+        double serviceCpuBefore = cpuSeconds(service.pid());
+        double postgresCpuBefore = treeCpuSeconds(postmaster);
         resetPeakRss(service.pid());
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
@@ -130,7 +141,72 @@ public final class RefreshBench {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         Matcher counts = Pattern.compile("\"counts\":(\\{[^}]*})").matcher(body);
-        return new Measure(seconds, peakRssKb(service.pid()), counts.find() ? counts.group(1) : "");
+        Measure measure = new Measure(seconds, peakRssKb(service.pid()), counts.find() ? counts.group(1) : "");
+        double serviceCpu = cpuSeconds(service.pid()) - serviceCpuBefore;
+        double postgresCpu = treeCpuSeconds(postmaster) - postgresCpuBefore;
+        Thread.sleep(1_500); // PostgreSQL publishes a backend's table statistics at most once a second
+        long[] scansAfter = scans(postgres);
+        String lookups = "";
+        Matcher matcher = LOOKUPS.matcher(Files.readString(log));
+        while (matcher.find()) {
+            lookups = matcher.group();
+        }
+        System.out.printf("    card scans during this refresh: %d sequential, %d index; %s; CPU: service %.1f s, "
+                + "PostgreSQL %.1f s%n", scansAfter[0] - scansBefore[0], scansAfter[1] - scansBefore[1], lookups,
+                serviceCpu, postgresCpu);
+        return measure;
+    }
+
+    /** The PostgreSQL server's process id (the first line of its data directory's postmaster.pid). */
+    private static long postmasterPid(EmbeddedPostgresServer postgres) throws Exception {
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
+                EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement();
+                java.sql.ResultSet row = statement.executeQuery("SHOW data_directory")) {
+            row.next();
+            return Long.parseLong(Files.readAllLines(Path.of(row.getString(1), "postmaster.pid")).get(0).trim());
+        }
+    }
+
+    /** User + system CPU seconds of a process so far ({@code /proc/<pid>/stat}, clock ticks of 1/100 s). */
+    private static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // after the command: state(0) ppid(1) ... utime(11) stime(12)
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return 0; // the process ended
+        }
+    }
+
+    /** CPU seconds of a process and its living children (PostgreSQL's backends and workers). */
+    private static double treeCpuSeconds(long parent) throws IOException {
+        double total = cpuSeconds(parent);
+        try (var processes = Files.list(Path.of("/proc"))) {
+            for (Path process : processes.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+                try {
+                    String stat = Files.readString(process.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    if (Long.parseLong(fields[1]) == parent) {
+                        total += cpuSeconds(Long.parseLong(process.getFileName().toString()));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the process ended
+                }
+            }
+        }
+        return total;
+    }
+
+    /** The card table's sequential and index scans so far. */
+    private static long[] scans(EmbeddedPostgresServer postgres) throws Exception {
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
+                EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement();
+                java.sql.ResultSet row = statement.executeQuery("SELECT seq_scan, coalesce(idx_scan, 0) "
+                        + "FROM pg_stat_user_tables WHERE relname = 'card'")) {
+            row.next();
+            return new long[] {row.getLong(1), row.getLong(2)};
+        }
     }
 
     private static void emptyCatalog(EmbeddedPostgresServer postgres) throws Exception {

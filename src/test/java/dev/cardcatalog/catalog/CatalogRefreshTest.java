@@ -86,9 +86,9 @@ class CatalogRefreshTest {
                 .isEqualTo(true);
         assertThat(TestDatabase.value("SELECT layout FROM card WHERE id = '11111111-2222-4333-8444-555555555555'"))
                 .isEqualTo("front_card");
-        assertThat(TestDatabase.value(
-                "SELECT scryfall -> 'a_field_scryfall_added' ->> 'nested' FROM card WHERE id = ?::uuid", FARID))
-                .isEqualTo("[1, 2]");
+        // the card object is stored as the file had it (migration V8: bytes PostgreSQL does not parse)
+        assertThat(io.restassured.RestAssured.get("/api/cards/" + FARID).then().statusCode(200).extract().jsonPath()
+                .getList("scryfall.a_field_scryfall_added.nested", Integer.class)).containsExactly(1, 2);
 
         standIn.reset(); // the sample again: the missing card comes back
         JsonPath third = applied(Jobs.postRefresh("manual"));

@@ -384,6 +384,15 @@ public final class ScryfallStandIn implements AutoCloseable {
         bulkFiles.put("default_cards", new BulkFile("default_cards", version, jsonlGz, null, -1));
     }
 
+    /** Serves this gzip JSON Lines file as the {@code all_cards} file of {@code version}. */
+    public synchronized void serveAllCardsFile(String version, byte[] jsonlGz) {
+        if (remote != null) {
+            admin("all-cards-file", "version=" + encode(version), jsonlGz);
+            return;
+        }
+        bulkFiles.put("all_cards", new BulkFile("all_cards", version, jsonlGz, null, -1));
+    }
+
     /** The card objects of the bundled sample, one JSON text per card, in file order. */
     public static List<String> sampleCardLines() {
         String text = new String(gunzip(resource("scryfall/bulk-data/derived__cards-sample.jsonl.gz")),
@@ -751,6 +760,7 @@ public final class ScryfallStandIn implements AutoCloseable {
                     case "default-cards" -> serveDefaultCards(request.getParam("version"),
                             List.of(new String(body, StandardCharsets.UTF_8).split("\n")));
                     case "default-cards-file" -> serveDefaultCardsFile(request.getParam("version"), body);
+                    case "all-cards-file" -> serveAllCardsFile(request.getParam("version"), body);
                     case "requests" -> {
                         ArrayNode list = JSON.createArrayNode();
                         requests().forEach(r -> list.add(r.toJson()));

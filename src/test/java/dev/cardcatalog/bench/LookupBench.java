@@ -1,0 +1,232 @@
+package dev.cardcatalog.bench;
+
+import dev.cardcatalog.testing.EmbeddedKafkaBroker;
+import dev.cardcatalog.testing.EmbeddedPostgresServer;
+import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.ServiceProcess;
+import dev.cardcatalog.testing.TestData;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The lookup benchmark (docs/benchmarks.md, issue 11): the packaged service, heap capped, over a catalog refreshed
+ * from a generated bulk file of about 110,000 cards, answers three kinds of request at a fixed, open-loop rate
+ * (default 200 a second), each kind on its own: {@code GET /api/cards?name=} (a word or a fragment of a random
+ * card's name, some matching thousands of cards, some none), {@code GET /api/cards/{id}} and
+ * {@code GET /api/sets/{code}/cards/{number}?lang=}. Requests are sent on schedule whether or not earlier ones have
+ * answered; a latency runs from the request's scheduled time (so a stall is not hidden: no coordinated omission)
+ * to its whole answer, recorded in an HdrHistogram.
+ *
+ * <p>The by-id and by-set-and-number kinds run first, the name search last, so a backlog of slow searches cannot
+ * delay the others' answers.
+ *
+ * <p>Arguments: {@code <bulk file> [rate=200] [seconds per kind=30] [heap=256m] [name search rate=rate]}.
+ */
+public final class LookupBench {
+
+    private static final Pattern STATE = Pattern.compile("\"state\":\"([a-z]+)\"");
+
+    private LookupBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[0]);
+        int rate = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 30;
+        String heap = args.length > 3 ? args[3] : "256m";
+        int nameRate = args.length > 4 ? Integer.parseInt(args[4]) : rate;
+
+        EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
+        EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.shared();
+        ScryfallStandIn standIn = ScryfallStandIn.shared();
+        standIn.serveDefaultCardsFile("default-cards-20261129000000", Files.readAllBytes(file));
+        Path data = Path.of("target/bench/lookup-data").toAbsolutePath();
+        TestData.deleteTree(data);
+        Map<String, String> config = ServiceProcess.infrastructure(postgres, kafka, standIn);
+        config.put("card-catalog.data-dir", data.toString());
+        config.put("card-catalog.art.enabled", "false");
+        Path log = Path.of("target/bench/lookup-service.log").toAbsolutePath();
+        Files.deleteIfExists(log);
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .executor(Executors.newFixedThreadPool(4)).connectTimeout(Duration.ofSeconds(5)).build();
+        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config, log,
+                Duration.ofMinutes(3))) {
+            String base = service.baseUrl();
+            refresh(http, base);
+            List<String[]> cards = sample(postgres, 5_000);
+            System.out.printf("catalog: %d active cards; service pid %d, -Xmx%s; %d requests/s, %d s per kind%n",
+                    activeCards(postgres), service.pid(), heap, rate, seconds);
+            Random random = new Random(11);
+            IntFunction<String> byName = i -> base + "/api/cards?name="
+                    + URLEncoder.encode(nameQuery(cards.get(random.nextInt(cards.size()))[3], random),
+                            StandardCharsets.UTF_8);
+            IntFunction<String> byId = i -> base + "/api/cards/" + cards.get(random.nextInt(cards.size()))[0];
+            IntFunction<String> bySetNumber = i -> {
+                String[] card = cards.get(random.nextInt(cards.size()));
+                return base + "/api/sets/" + card[1] + "/cards/"
+                        + URLEncoder.encode(card[2], StandardCharsets.UTF_8).replace("+", "%20") + "?lang=" + card[4];
+            };
+            // warm-up: 5 s of each kind at its rate before it is measured
+            System.out.printf("load average before: %s%n", loadAverage());
+            run(http, byId, rate, 5);
+            report("GET /api/cards/{id}", rate, run(http, byId, rate, seconds));
+            run(http, bySetNumber, rate, 5);
+            report("GET /api/sets/{code}/cards/{number}", rate, run(http, bySetNumber, rate, seconds));
+            run(http, byName, nameRate, 5);
+            report("GET /api/cards?name=", nameRate, run(http, byName, nameRate, seconds));
+            System.out.printf("load average after: %s%n", loadAverage());
+        }
+        standIn.close();
+        kafka.close();
+        postgres.close();
+        System.exit(0);
+    }
+
+    /** A name query as a user types it: one word of the name, or a fragment of 3 to 12 characters, or no match. */
+    static String nameQuery(String name, Random random) {
+        String[] words = name.toLowerCase(Locale.ROOT).split("[^\\p{L}]+");
+        List<String> usable = new ArrayList<>();
+        for (String word : words) {
+            if (word.length() >= 3) {
+                usable.add(word);
+            }
+        }
+        int kind = random.nextInt(10);
+        if (kind == 0 || usable.isEmpty()) {
+            return "zq" + random.nextInt(1000) + "x";
+        }
+        if (kind < 6) {
+            return usable.get(random.nextInt(usable.size()));
+        }
+        String plain = name.toLowerCase(Locale.ROOT);
+        int length = Math.min(plain.length(), 3 + random.nextInt(10));
+        int from = random.nextInt(plain.length() - length + 1);
+        return plain.substring(from, from + length).trim().isEmpty() ? usable.get(0)
+                : plain.substring(from, from + length);
+    }
+
+    private record Result(Histogram latencies, long errors, long sent, double seconds) {
+    }
+
+    /** Sends {@code rate} requests a second for {@code seconds}, on schedule; records each from its scheduled time. */
+    private static Result run(HttpClient http, IntFunction<String> urls, int rate, int seconds) throws Exception {
+        Histogram histogram = new Histogram(Duration.ofMinutes(1).toNanos(), 3);
+        AtomicLong errors = new AtomicLong();
+        int total = rate * seconds;
+        long interval = 1_000_000_000L / rate;
+        CountDownLatch done = new CountDownLatch(total);
+        long start = System.nanoTime() + 10_000_000;
+        for (int i = 0; i < total; i++) {
+            long scheduled = start + i * interval;
+            long wait = scheduled - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            HttpRequest request = HttpRequest.newBuilder(URI.create(urls.apply(i))).timeout(Duration.ofSeconds(30))
+                    .build();
+            http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((response, failure) -> {
+                long latency = System.nanoTime() - scheduled;
+                synchronized (histogram) {
+                    histogram.recordValue(Math.min(latency, histogram.getHighestTrackableValue()));
+                }
+                if (failure != null || response.statusCode() != 200) {
+                    if (errors.incrementAndGet() <= 3) {
+                        System.out.println("  error: " + (failure != null ? failure : response.statusCode() + " "
+                                + request.uri() + " " + new String(response.body(), StandardCharsets.UTF_8)));
+                    }
+                }
+                done.countDown();
+            });
+        }
+        done.await();
+        return new Result(histogram, errors.get(), total, (System.nanoTime() - start) / 1e9);
+    }
+
+    private static void report(String kind, int rate, Result result) {
+        Histogram h = result.latencies();
+        System.out.printf("%-36s %3d/s: %d requests in %.1f s, %d errors: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, "
+                + "p99.9 %.2f ms, max %.2f ms%n", kind, rate, result.sent(), result.seconds(), result.errors(),
+                h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(90) / 1e6, h.getValueAtPercentile(99) / 1e6,
+                h.getValueAtPercentile(99.9) / 1e6, h.getMaxValue() / 1e6);
+    }
+
+    private static void refresh(HttpClient http, String base) throws Exception {
+        long start = System.nanoTime();
+        HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(base + "/api/refreshes"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"trigger\":\"manual\"}"))
+                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+        if (posted.statusCode() != 202) {
+            throw new IllegalStateException("POST /api/refreshes answered " + posted.statusCode());
+        }
+        String job = URI.create(posted.headers().firstValue("Location").orElseThrow()).getPath();
+        while (true) {
+            String body = http.send(HttpRequest.newBuilder(URI.create(base + job)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            Matcher state = STATE.matcher(body);
+            if (state.find() && List.of("succeeded", "skipped", "failed").contains(state.group(1))) {
+                if (!state.group(1).equals("succeeded")) {
+                    throw new IllegalStateException("the refresh did not apply: " + body);
+                }
+                break;
+            }
+            Thread.sleep(200);
+        }
+        System.out.printf("refreshed in %.1f s%n", (System.nanoTime() - start) / 1e9);
+    }
+
+    /** Random active cards: id, set code, collector number, name, lang. */
+    private static List<String[]> sample(EmbeddedPostgresServer postgres, int count) throws Exception {
+        List<String[]> cards = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
+                EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement()) {
+            statement.execute("SELECT setseed(0.11)");
+            try (ResultSet rows = statement.executeQuery("SELECT id::text, set_code, collector_number, name, lang "
+                    + "FROM card WHERE retired_at IS NULL ORDER BY random() LIMIT " + count)) {
+                while (rows.next()) {
+                    cards.add(new String[] {rows.getString(1), rows.getString(2), rows.getString(3),
+                        rows.getString(4), rows.getString(5)});
+                }
+            }
+        }
+        return cards;
+    }
+
+    private static long activeCards(EmbeddedPostgresServer postgres) throws Exception {
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
+                EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT count(*) FROM card WHERE retired_at IS NULL")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private static String loadAverage() throws Exception {
+        String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+        return fields[0] + " " + fields[1] + " " + fields[2];
+    }
+}
