@@ -19,6 +19,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -93,11 +94,18 @@ public final class Browser implements AutoCloseable {
         return retry(d -> !d.findElements(By.cssSelector(css)).isEmpty());
     }
 
+    /**
+     * Clicks the element {@code css} (every button and link on the page loads a page: a form POST answered by a
+     * redirect, or a link) and waits until the browser has left the page it was on, so that what is read next is
+     * read from the new page, never from the old one.
+     */
     public void click(String css) {
+        WebElement before = driver.findElement(By.tagName("html"));
         retry(d -> {
             d.findElement(By.cssSelector(css)).click();
             return true;
         });
+        new WebDriverWait(driver, Duration.ofSeconds(30)).until(ExpectedConditions.stalenessOf(before));
     }
 
     /** Waits (at most {@code atMost}) until {@code condition} holds, re-reading the page as it polls. */
