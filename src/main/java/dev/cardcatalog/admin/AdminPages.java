@@ -5,6 +5,7 @@ import dev.cardcatalog.job.JobConfig;
 import dev.cardcatalog.job.JobKind;
 import dev.cardcatalog.job.JobPage;
 import dev.cardcatalog.job.JobQueries;
+import dev.cardcatalog.job.JobState;
 import dev.cardcatalog.job.JobView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,8 +29,7 @@ import java.util.regex.Pattern;
 public class AdminPages {
 
     /** The filters of the jobs list, in the order shown (SERVICE.md §8). */
-    static final List<String> FILTERS = List.of("failed", "waiting", "running", "queued");
-    static final Set<String> IN_FLIGHT = Set.of("queued", "running", "waiting");
+    static final List<JobState> FILTERS = List.of(JobState.FAILED, JobState.WAITING, JobState.RUNNING, JobState.QUEUED);
     private static final int RECENT_RUNS = 5;
     private static final int MESSAGE_SHOWN = 300;
     /** A ready art build's message names its file first; the name itself is read by {@link ArtIndexName}. */
@@ -55,13 +54,13 @@ public class AdminPages {
      * @param page from 1
      * @param notice the result of the action that redirected here, or null
      */
-    public AdminPage page(String user, boolean operator, String filter, int page, AdminPage.Notice notice) {
+    public AdminPage page(String user, boolean operator, JobState filter, int page, AdminPage.Notice notice) {
         Instant now = clock.instant();
         List<AdminPage.Panel> panels = new ArrayList<>();
         boolean poll = false;
         for (JobKind kind : JobKind.values()) {
             Optional<JobView> latest = queries.latest(kind);
-            poll |= latest.map(job -> IN_FLIGHT.contains(job.state())).orElse(false);
+            poll |= latest.map(job -> job.state().inFlight()).orElse(false);
             panels.add(panel(kind, latest, queries.recentRuns(kind, RECENT_RUNS), now));
         }
         return new AdminPage(user, operator, notice, panels, jobs(filter, page, now), poll,
@@ -86,10 +85,11 @@ public class AdminPages {
             case "quiet-window-open" -> new AdminPage.Notice("Refused: Scryfall asked for quiet until "
                     + Times.both(until, now) + "; job " + id + " cannot run sooner and still waits.", true);
             case "not-waiting" -> new AdminPage.Notice("Refused: job " + id + " is "
-                    + queries.view(job).map(JobView::state).orElse("gone") + "; only a waiting job can run now.",
+                    + queries.view(job).map(v -> v.state().wire()).orElse("gone") + "; only a waiting job can run now.",
                     true);
             case "not-failed" -> new AdminPage.Notice("Refused: job " + id + " is "
-                    + queries.view(job).map(JobView::state).orElse("gone") + "; only a failed job can be retried.",
+                    + queries.view(job).map(v -> v.state().wire()).orElse("gone")
+                    + "; only a failed job can be retried.",
                     true);
             case "not-found" -> new AdminPage.Notice("Refused: there is no such job.", true);
             case "kafka-unavailable" -> new AdminPage.Notice(
@@ -129,20 +129,20 @@ public class AdminPages {
         JobView job = latest.get();
         JobView.RunView run = job.runs().isEmpty() ? null : job.runs().get(0);
         AdminPage.JobLink link = link(job.id());
-        String refusal = IN_FLIGHT.contains(job.state())
+        String refusal = job.state().inFlight()
                 ? "Refused while " + title(kind).toLowerCase(Locale.ROOT) + " job " + link.shortId() + " is "
                         + stateWords(job, now) + ": one runs at a time."
                 : null;
         AdminPage.Action start = new AdminPage.Action(startLabel(kind), startPath(kind), refusal);
         List<String> lines = new ArrayList<>();
-        String state = job.state();
+        String state = job.state().wire();
         String headline;
         String warning = null;
         AdminPage.ProgressBar progress = null;
         String counts = run == null ? null : counts(run.counts());
         AdminPage.Action action = null;
         switch (job.state()) {
-            case "queued" -> {
+            case QUEUED -> {
                 headline = job.retryCount() > 0 ? "Queued (retry " + job.retryCount() + ")." : "Queued.";
                 lines.add("Queued " + Times.both(job.updatedAt(), now)
                         + "; it starts when an instance takes its command from Kafka.");
@@ -152,7 +152,7 @@ public class AdminPages {
                 }
                 counts = null;
             }
-            case "waiting" -> {
+            case WAITING -> {
                 String stage = run == null ? "starting" : stageWords(run.stage());
                 String reason = run != null && run.message() != null ? run.message() : job.lastError();
                 headline = "Queued to retry. The last run failed while " + stage + ": " + shown(reason);
@@ -160,7 +160,7 @@ public class AdminPages {
                 lines.add("Retry " + job.retryCount() + "; the command waits on the delayed topic, no worker waits.");
                 action = new AdminPage.Action("Run now", "/admin/jobs/" + job.id() + "/run-now", null);
             }
-            case "running" -> {
+            case RUNNING -> {
                 String stage = run == null ? "starting" : stageWords(run.stage());
                 if (job.interrupted() && run != null) {
                     state = "interrupted";
@@ -195,7 +195,7 @@ public class AdminPages {
                     progress = progress(run);
                 }
             }
-            case "succeeded" -> {
+            case SUCCEEDED -> {
                 if (kind == JobKind.REFRESH) {
                     headline = "Applied " + (run == null ? "" : run.version()) + ".";
                     lines.add("Finished " + Times.both(job.finishedAt(), now) + ".");
@@ -218,12 +218,12 @@ public class AdminPages {
                     }
                 }
             }
-            case "skipped" -> {
+            case SKIPPED -> {
                 headline = "Skipped: " + shown(job.message() != null ? job.message()
                         : run == null ? null : run.message()) + ".";
                 lines.add("Finished " + Times.both(job.finishedAt(), now) + "; nothing changed.");
             }
-            case "failed" -> {
+            case FAILED -> {
                 String reason = job.message() != null ? job.message() : job.lastError();
                 headline = "Failed: " + shown(reason);
                 lines.add("Failed " + Times.both(job.finishedAt(), now) + " after " + (job.retryCount() + 1)
@@ -236,7 +236,7 @@ public class AdminPages {
                 }
                 action = new AdminPage.Action("Retry", "/admin/jobs/" + job.id() + "/retry", null);
             }
-            default -> headline = job.state();
+            default -> headline = job.state().wire();
         }
         return new AdminPage.Panel(kind.wire(), title(kind), state, headline, lines, warning, progress, counts,
                 link, start, action, rows);
@@ -245,9 +245,9 @@ public class AdminPages {
     /** {@code queued}, {@code running}, {@code interrupted}, {@code waiting to retry at 12:04:05 UTC (in 4 min)}. */
     static String stateWords(JobView job, Instant now) {
         return switch (job.state()) {
-            case "running" -> job.interrupted() ? "interrupted" : "running";
-            case "waiting" -> "waiting to retry at " + Times.both(job.retryAt(), now);
-            default -> job.state();
+            case RUNNING -> job.interrupted() ? "interrupted" : "running";
+            case WAITING -> "waiting to retry at " + Times.both(job.retryAt(), now);
+            default -> job.state().wire();
         };
     }
 
@@ -301,20 +301,21 @@ public class AdminPages {
 
     private AdminPage.RunRow runRow(JobQueries.RecentRun recent, Instant now) {
         JobView.RunView run = recent.run();
-        return new AdminPage.RunRow(link(recent.jobId()), run.attempt(), run.status(),
+        return new AdminPage.RunRow(link(recent.jobId()), run.attempt(), run.status().wire(),
                 run.stage() == null ? "" : run.stage(), Times.relative(run.startedAt(), now),
                 Times.utc(run.startedAt()), run.finishedAt() == null ? "" : Times.relative(run.finishedAt(), now),
                 run.message() == null ? "" : shown(run.message()));
     }
 
-    private AdminPage.JobList jobs(String filter, int page, Instant now) {
-        Map<String, Long> byState = queries.countByState();
+    private AdminPage.JobList jobs(JobState filter, int page, Instant now) {
+        Map<JobState, Long> byState = queries.countByState();
         List<AdminPage.Filter> filters = new ArrayList<>();
         filters.add(new AdminPage.Filter("All (" + byState.values().stream().mapToLong(Long::longValue).sum() + ")",
                 "/admin#jobs", filter == null));
-        for (String state : FILTERS) {
-            filters.add(new AdminPage.Filter(Character.toUpperCase(state.charAt(0)) + state.substring(1) + " ("
-                    + byState.getOrDefault(state, 0L) + ")", "/admin?state=" + state + "#jobs", state.equals(filter)));
+        for (JobState state : FILTERS) {
+            String name = state.wire();
+            filters.add(new AdminPage.Filter(Character.toUpperCase(name.charAt(0)) + name.substring(1) + " ("
+                    + byState.getOrDefault(state, 0L) + ")", "/admin?state=" + name + "#jobs", state == filter));
         }
         int size = config.jobsPageSize();
         JobPage jobs = queries.list(null, filter, page, size);
@@ -328,19 +329,19 @@ public class AdminPages {
 
     private AdminPage.JobRow jobRow(JobView job, Instant now) {
         String detail = switch (job.state()) {
-            case "waiting" -> "Retrying at " + Times.both(job.retryAt(), now) + ". " + shown(job.lastError());
-            case "failed", "skipped" -> shown(job.message() != null ? job.message() : job.lastError());
-            case "running" -> job.interrupted() ? "Interrupted: heartbeat stale; taken over at the next sweep."
+            case WAITING -> "Retrying at " + Times.both(job.retryAt(), now) + ". " + shown(job.lastError());
+            case FAILED, SKIPPED -> shown(job.message() != null ? job.message() : job.lastError());
+            case RUNNING -> job.interrupted() ? "Interrupted: heartbeat stale; taken over at the next sweep."
                     : job.runs().isEmpty() ? "" : "Stage " + job.runs().get(0).stage() + ".";
-            case "succeeded" -> job.runs().isEmpty() ? "" : shown(job.runs().get(0).message());
+            case SUCCEEDED -> job.runs().isEmpty() ? "" : shown(job.runs().get(0).message());
             default -> "";
         };
         AdminPage.Action action = switch (job.state()) {
-            case "waiting" -> new AdminPage.Action("Run now", "/admin/jobs/" + job.id() + "/run-now", null);
-            case "failed" -> new AdminPage.Action("Retry", "/admin/jobs/" + job.id() + "/retry", null);
+            case WAITING -> new AdminPage.Action("Run now", "/admin/jobs/" + job.id() + "/run-now", null);
+            case FAILED -> new AdminPage.Action("Retry", "/admin/jobs/" + job.id() + "/retry", null);
             default -> null;
         };
-        String state = job.state().equals("running") && job.interrupted() ? "interrupted" : job.state();
+        String state = job.state() == JobState.RUNNING && job.interrupted() ? "interrupted" : job.state().wire();
         return new AdminPage.JobRow(link(job.id()), JobKind.fromWire(job.kind()).map(AdminPages::title)
                 .orElse(job.kind()), state, job.trigger(), Times.relative(job.createdAt(), now),
                 Times.utc(job.createdAt()), detail, action);

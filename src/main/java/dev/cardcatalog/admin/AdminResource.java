@@ -1,5 +1,6 @@
 package dev.cardcatalog.admin;
 
+import dev.cardcatalog.job.JobState;
 import dev.cardcatalog.job.JobKind;
 import dev.cardcatalog.job.JobSubmission;
 import dev.cardcatalog.job.JobView;
@@ -65,11 +66,11 @@ public class AdminResource {
     public TemplateInstance page(@QueryParam("state") String state, @QueryParam("page") String page,
             @QueryParam("result") String result, @QueryParam("job") String job, @QueryParam("until") String until,
             @QueryParam("from") String from) {
-        String filter = ProblemException.text("state", state);
-        if (filter != null && !AdminPages.FILTERS.contains(filter)) {
-            throw ProblemException.badRequest("state", "state must be one of " + String.join(", ",
-                    AdminPages.FILTERS) + ", not " + ProblemException.quote(filter) + ".");
-        }
+        String text = ProblemException.text("state", state);
+        JobState filter = text == null ? null : JobState.fromWire(text).filter(AdminPages.FILTERS::contains)
+                .orElseThrow(() -> ProblemException.badRequest("state", "state must be one of "
+                        + String.join(", ", AdminPages.FILTERS.stream().map(JobState::wire).toList()) + ", not "
+                        + ProblemException.quote(text) + "."));
         Paging paging = Paging.of(page, null);
         AdminPage.Notice notice = pages.notice(result, uuid(job), instant(until), uuid(from));
         return Templates.page(pages.page(identity.getPrincipal().getName(), identity.hasRole("operator"), filter,

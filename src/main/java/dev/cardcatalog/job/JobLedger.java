@@ -35,7 +35,7 @@ public class JobLedger {
     };
 
     /** A job row. */
-    public record JobRecord(UUID id, JobKind kind, JobTrigger trigger, String state, int retryCount,
+    public record JobRecord(UUID id, JobKind kind, JobTrigger trigger, JobState state, int retryCount,
             int rateLimitStreak, int transientRetries, Instant retryAt, String lastError, String message,
             String source, Instant createdAt, Instant updatedAt, Instant finishedAt,
             List<CarriedHeader> carriedHeaders) {
@@ -61,7 +61,7 @@ public class JobLedger {
         }
 
         /** The job already ran or runs for this delivery (a redelivery or a second forward): nothing done. */
-        record Duplicate(UUID jobId, String state) implements Registration {
+        record Duplicate(UUID jobId, JobState state) implements Registration {
         }
     }
 
@@ -96,7 +96,7 @@ public class JobLedger {
     public JobRecord createQueued(JobKind kind, JobTrigger trigger, String source) {
         UUID id = UUID.randomUUID();
         return inTransaction(connection -> {
-            if (insertJob(connection, id, kind, trigger, "queued", null, source, 0, List.of()) == 0) {
+            if (insertJob(connection, id, kind, trigger, JobState.QUEUED, null, source, 0, List.of()) == 0) {
                 UUID inFlight = inFlight(connection, kind).orElse(null);
                 throw new JobInFlightException(kind, inFlight);
             }
@@ -144,12 +144,12 @@ public class JobLedger {
                         + ", which the ledger does not know");
             }
             if (existing.isEmpty()) {
-                if (insertJob(connection, jobId, kind, command.jobTrigger(), "queued", null, source, 0,
+                if (insertJob(connection, jobId, kind, command.jobTrigger(), JobState.QUEUED, null, source, 0,
                         headers) == 0) {
                     existing = lock(connection, jobId);
                     if (existing.isEmpty()) {
                         UUID inFlight = inFlight(connection, kind).orElse(null);
-                        insertJob(connection, jobId, kind, command.jobTrigger(), "skipped",
+                        insertJob(connection, jobId, kind, command.jobTrigger(), JobState.SKIPPED,
                                 "already in flight: " + inFlight, source, 0, headers);
                         return new Registration.Skipped(jobId, inFlight);
                     }
@@ -158,7 +158,7 @@ public class JobLedger {
                 }
             }
             JobRecord job = existing.orElseThrow();
-            if (job.kind() != kind || !(job.state().equals("queued") || job.state().equals("waiting"))
+            if (job.kind() != kind || !(job.state() == JobState.QUEUED || job.state() == JobState.WAITING)
                     || job.retryCount() != retryCount) {
                 return new Registration.Duplicate(jobId, job.state());
             }
@@ -234,17 +234,18 @@ public class JobLedger {
     /**
      * Closes a run and its job with the same message.
      *
-     * @param runStatus {@code applied}, {@code skipped} or {@code failed}
-     * @param jobState {@code succeeded}, {@code skipped} or {@code failed}
+     * @param runStatus {@link RunStatus#APPLIED}, {@link RunStatus#SKIPPED} or {@link RunStatus#FAILED}
+     * @param jobState {@link JobState#SUCCEEDED}, {@link JobState#SKIPPED} or {@link JobState#FAILED}
      * @return false when the run was no longer this instance's (taken over): nothing was changed
      */
-    public boolean finish(ClaimedRun run, String runStatus, String jobState, RunProgress progress, String message,
+    public boolean finish(ClaimedRun run, RunStatus runStatus, JobState jobState, RunProgress progress, String message,
             String lastError) {
         return finish(run, runStatus, jobState, progress, message, message, lastError);
     }
 
     /** Closes a run and its job, each with a message of its own. */
-    public boolean finish(ClaimedRun run, String runStatus, String jobState, RunProgress progress, String runMessage,
+    public boolean finish(ClaimedRun run, RunStatus runStatus, JobState jobState, RunProgress progress,
+            String runMessage,
             String jobMessage, String lastError) {
         return inTransaction(connection -> {
             if (!closeRun(connection, run.runId(), runStatus, progress, runMessage)) {
@@ -255,7 +256,7 @@ public class JobLedger {
                     UPDATE job SET state = ?, message = ?, last_error = coalesce(?, last_error), updated_at = ?,
                         finished_at = ?, retry_at = NULL
                     WHERE id = ?""")) {
-                update.setString(1, jobState);
+                update.setString(1, jobState.wire());
                 update.setString(2, jobMessage);
                 update.setString(3, lastError);
                 update.setTimestamp(4, Timestamp.from(now));
@@ -275,7 +276,7 @@ public class JobLedger {
     public boolean scheduleRetry(ClaimedRun run, RunProgress progress, String reason, Instant retryAt,
             int retryCount, int rateLimitStreak, int transientRetries) {
         return inTransaction(connection -> {
-            if (!closeRun(connection, run.runId(), "failed", progress, reason)) {
+            if (!closeRun(connection, run.runId(), RunStatus.FAILED, progress, reason)) {
                 return false;
             }
             try (PreparedStatement update = connection.prepareStatement("""
@@ -296,7 +297,8 @@ public class JobLedger {
         });
     }
 
-    private boolean closeRun(Connection connection, UUID runId, String status, RunProgress progress, String message)
+    private boolean closeRun(Connection connection, UUID runId, RunStatus status, RunProgress progress,
+            String message)
             throws SQLException {
         Instant now = clock.instant();
         try (PreparedStatement update = connection.prepareStatement("""
@@ -306,7 +308,7 @@ public class JobLedger {
                     version = coalesce(?, version), languages = coalesce(?, languages)
                 WHERE id = ? AND status = 'running'""")) {
             boolean reported = progress != null;
-            update.setString(1, status);
+            update.setString(1, status.wire());
             update.setString(2, message);
             update.setTimestamp(3, Timestamp.from(now));
             update.setTimestamp(4, Timestamp.from(now));
@@ -372,7 +374,7 @@ public class JobLedger {
                 }
             }
             Optional<JobRecord> job = lock(connection, jobId);
-            if (job.isEmpty() || !job.get().state().equals("running")) {
+            if (job.isEmpty() || job.get().state() != JobState.RUNNING) {
                 return Optional.<ClaimedRun>empty();
             }
             ClaimedRun run = startRun(connection, job.get(), null);
@@ -392,7 +394,7 @@ public class JobLedger {
      */
     public boolean release(ClaimedRun run, RunProgress progress, String message) {
         return inTransaction(connection -> {
-            if (!closeRun(connection, run.runId(), "interrupted", progress, message)) {
+            if (!closeRun(connection, run.runId(), RunStatus.INTERRUPTED, progress, message)) {
                 return false;
             }
             try (PreparedStatement update = connection.prepareStatement("""
@@ -478,7 +480,7 @@ public class JobLedger {
     public Optional<JobRecord> queueNow(UUID jobId) {
         return inTransaction(connection -> {
             Optional<JobRecord> before = lock(connection, jobId);
-            if (before.isEmpty() || !before.get().state().equals("waiting")) {
+            if (before.isEmpty() || before.get().state() != JobState.WAITING) {
                 return Optional.<JobRecord>empty();
             }
             try (PreparedStatement update = connection.prepareStatement("""
@@ -559,7 +561,8 @@ public class JobLedger {
         return new JobRecord(rows.getObject("id", UUID.class),
                 JobKind.fromWire(rows.getString("kind")).orElseThrow(),
                 JobTrigger.fromWire(rows.getString("trigger")).orElseThrow(),
-                rows.getString("state"), rows.getInt("retry_count"), rows.getInt("rate_limit_streak"),
+                JobState.fromWire(rows.getString("state")).orElseThrow(), rows.getInt("retry_count"),
+                rows.getInt("rate_limit_streak"),
                 rows.getInt("transient_retries"), instant(rows, "retry_at"), rows.getString("last_error"),
                 rows.getString("message"), rows.getString("source"), instant(rows, "created_at"),
                 instant(rows, "updated_at"), instant(rows, "finished_at"), headers);
@@ -570,10 +573,10 @@ public class JobLedger {
         return value == null ? null : value.toInstant();
     }
 
-    private int insertJob(Connection connection, UUID id, JobKind kind, JobTrigger trigger, String state,
+    private int insertJob(Connection connection, UUID id, JobKind kind, JobTrigger trigger, JobState state,
             String message, String source, int retryCount, List<CarriedHeader> headers) throws SQLException {
         Instant now = clock.instant();
-        boolean finished = !state.equals("queued");
+        boolean finished = state != JobState.QUEUED;
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO job (id, kind, trigger, state, message, source, command, created_at, updated_at,
                                  finished_at, retry_count, carried_headers)
@@ -582,7 +585,7 @@ public class JobLedger {
             insert.setObject(1, id);
             insert.setString(2, kind.wire());
             insert.setString(3, trigger.wire());
-            insert.setString(4, state);
+            insert.setString(4, state.wire());
             insert.setString(5, message);
             insert.setString(6, source);
             insert.setString(7, toJson(Command.of(kind, id, trigger)));

@@ -62,7 +62,7 @@ public class JobQueries {
      * @param state null for every state
      * @param page from 1
      */
-    public JobPage list(JobKind kind, String state, int page, int size) {
+    public JobPage list(JobKind kind, JobState state, int page, int size) {
         StringBuilder where = new StringBuilder(" WHERE true");
         List<Object> parameters = new ArrayList<>();
         if (kind != null) {
@@ -71,7 +71,7 @@ public class JobQueries {
         }
         if (state != null) {
             where.append(" AND state = ?");
-            parameters.add(state);
+            parameters.add(state.wire());
         }
         try (Connection connection = dataSource.getConnection()) {
             long total;
@@ -123,7 +123,7 @@ public class JobQueries {
     }
 
     /** One run with its job's id and state, for a list of the newest runs of a kind. */
-    public record RecentRun(UUID jobId, String jobState, JobView.RunView run) {
+    public record RecentRun(UUID jobId, JobState jobState, JobView.RunView run) {
     }
 
     /** The {@code limit} newest runs of {@code kind}, across its jobs, newest started first. */
@@ -137,8 +137,8 @@ public class JobQueries {
             select.setInt(2, limit);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    recent.add(new RecentRun(rows.getObject("job_id", UUID.class), rows.getString("job_state"),
-                            run(rows)));
+                    recent.add(new RecentRun(rows.getObject("job_id", UUID.class),
+                            JobState.fromWire(rows.getString("job_state")).orElseThrow(), run(rows)));
                 }
             }
         } catch (SQLException e) {
@@ -148,14 +148,14 @@ public class JobQueries {
     }
 
     /** How many jobs are in each state (states with none are absent). */
-    public Map<String, Long> countByState() {
-        Map<String, Long> counts = new java.util.HashMap<>();
+    public Map<JobState, Long> countByState() {
+        Map<JobState, Long> counts = new java.util.EnumMap<>(JobState.class);
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement select = connection.prepareStatement(
                         "SELECT state, count(*) FROM job GROUP BY state");
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                counts.put(rows.getString(1), rows.getLong(2));
+                counts.put(JobState.fromWire(rows.getString(1)).orElseThrow(), rows.getLong(2));
             }
         } catch (SQLException e) {
             throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
@@ -186,7 +186,8 @@ public class JobQueries {
 
     private JobView.RunView run(ResultSet rows) throws SQLException {
         return new JobView.RunView(rows.getObject("id", UUID.class), rows.getInt("attempt"),
-                rows.getString("status"), rows.getString("stage"), nullableLong(rows, "done"),
+                RunStatus.fromWire(rows.getString("status")).orElseThrow(), rows.getString("stage"),
+                nullableLong(rows, "done"),
                 nullableLong(rows, "total"), counts(rows.getString("counts")), rows.getString("message"),
                 rows.getString("version"), rows.getString("languages"), rows.getString("owner"),
                 JobLedger.instant(rows, "started_at"), JobLedger.instant(rows, "heartbeat_at"),
@@ -195,7 +196,7 @@ public class JobQueries {
 
     private JobView view(JobLedger.JobRecord job, List<JobView.RunView> runs) {
         boolean interrupted = false;
-        if (job.state().equals("running") && !runs.isEmpty() && runs.get(0).status().equals("running")) {
+        if (job.state() == JobState.RUNNING && !runs.isEmpty() && runs.get(0).status() == RunStatus.RUNNING) {
             Duration stale = job.kind() == JobKind.REFRESH ? config.refreshStaleAfter() : config.artBuildStaleAfter();
             Instant heartbeat = runs.get(0).heartbeatAt();
             interrupted = heartbeat != null && heartbeat.plus(stale).isBefore(clock.instant());

@@ -11,7 +11,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -23,7 +22,6 @@ import java.util.UUID;
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
 
-    private static final Set<String> STATES = Set.of("queued", "running", "waiting", "succeeded", "skipped", "failed");
 
     private final JobQueries queries;
     private final JobSubmission submission;
@@ -76,11 +74,13 @@ public class JobResource {
             jobKind = JobKind.fromWire(kind).orElseThrow(() -> ProblemException.badRequest("kind",
                     "kind must be refresh or art-build, not " + kind + "."));
         }
-        if (state != null && !STATES.contains(state)) {
-            throw ProblemException.badRequest("state", "state must be one of " + String.join(", ",
-                    new java.util.TreeSet<>(STATES)) + ", not " + state + ".");
+        JobState jobState = null;
+        if (state != null) {
+            jobState = JobState.fromWire(state).orElseThrow(() -> ProblemException.badRequest("state",
+                    "state must be one of " + String.join(", ", java.util.Arrays.stream(JobState.values())
+                            .map(JobState::wire).sorted().toList()) + ", not " + state + "."));
         }
-        return queries.list(jobKind, state, paging.page(), paging.size());
+        return queries.list(jobKind, jobState, paging.page(), paging.size());
     }
 
     static UUID uuid(String field, String text) {

@@ -55,7 +55,7 @@ public class JobSubmission {
     public Response runNow(UUID jobId) {
         JobLedger.JobRecord job = ledger.find(jobId)
                 .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
-        if (!job.state().equals("waiting")) {
+        if (job.state() != JobState.WAITING) {
             throw conflict("not-waiting", "Job not waiting", "Job " + jobId + " is " + job.state()
                     + "; only a waiting job can run now.", jobId);
         }
@@ -91,7 +91,7 @@ public class JobSubmission {
     public Response retry(UUID jobId) {
         JobLedger.JobRecord job = ledger.find(jobId)
                 .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
-        if (!job.state().equals("failed")) {
+        if (job.state() != JobState.FAILED) {
             throw conflict("not-failed", "Job not failed", "Job " + jobId + " is " + job.state()
                     + "; only a failed job can be retried.", jobId);
         }

@@ -9,12 +9,12 @@ import java.util.UUID;
  * A job as {@code GET /api/jobs/{id}} shows it, with its runs newest first. {@code interrupted} is true for a
  * running job whose current run's heartbeat is older than the kind's stale threshold (SERVICE.md §6.1).
  */
-public record JobView(UUID id, String kind, String trigger, String state, boolean interrupted, int retryCount,
+public record JobView(UUID id, String kind, String trigger, JobState state, boolean interrupted, int retryCount,
         Instant retryAt, String lastError, String message, String source, Instant createdAt, Instant updatedAt,
         Instant finishedAt, List<RunView> runs) {
 
     /** One run: its stage, done/total for the stage (bytes or records), counts so far, heartbeat. */
-    public record RunView(UUID id, int attempt, String status, String stage, Long done, Long total,
+    public record RunView(UUID id, int attempt, RunStatus status, String stage, Long done, Long total,
             Map<String, Long> counts, String message, String version, String languages, String owner,
             Instant startedAt, Instant heartbeatAt, Instant progressedAt, Instant finishedAt) {
     }

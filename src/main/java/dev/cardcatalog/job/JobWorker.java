@@ -130,8 +130,8 @@ public class JobWorker {
     private void runArtBuild(JobLedger.ClaimedRun run, RunReporter reporter) {
         ArtBuild.Outcome outcome = artBuild.run(reporter);
         JobLedger.JobRecord job = run.job();
-        if (ledger.finish(run, "applied", "succeeded", reporter.snapshot(), outcome.message(), null)) {
-            metrics.counter("jobs.outcomes", "kind", "art-build", "outcome", "succeeded").increment();
+        if (ledger.finish(run, RunStatus.APPLIED, JobState.SUCCEEDED, reporter.snapshot(), outcome.message(), null)) {
+            metrics.counter("jobs.outcomes", "kind", "art-build", "outcome", JobState.SUCCEEDED.wire()).increment();
             Log.infof("art-build job %s %s", job.id(), outcome.message());
             events.artIndexReady(job.id(), outcome.fileName(), outcome.count(), outcome.digest());
             queueFollowUp(job);
@@ -219,14 +219,17 @@ public class JobWorker {
         CatalogRefresh.Outcome outcome = refresh.run(scheduled, reporter);
         JobLedger.JobRecord job = run.job();
         if (outcome.applied()) {
-            if (ledger.finish(run, "applied", "succeeded", reporter.snapshot(), outcome.message(), null)) {
-                metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", "succeeded").increment();
+            if (ledger.finish(run, RunStatus.APPLIED, JobState.SUCCEEDED, reporter.snapshot(), outcome.message(),
+                    null)) {
+                metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", JobState.SUCCEEDED.wire())
+                        .increment();
                 Log.infof("refresh job %s applied %s: %s", job.id(), outcome.version(), outcome.counts().asMap());
                 events.catalogRefreshed(job.id(), outcome.version(), outcome.counts().asMap());
                 startArtBuild(job);
             }
-        } else if (ledger.finish(run, "skipped", "skipped", reporter.snapshot(), outcome.message(), null)) {
-            metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", "skipped").increment();
+        } else if (ledger.finish(run, RunStatus.SKIPPED, JobState.SKIPPED, reporter.snapshot(), outcome.message(),
+                null)) {
+            metrics.counter("jobs.outcomes", "kind", "refresh", "outcome", JobState.SKIPPED.wire()).increment();
             Log.infof("refresh job %s skipped: %s", job.id(), outcome.message());
         }
     }
@@ -273,8 +276,10 @@ public class JobWorker {
                 scheduleRetry(run, reporter, retry, RateLimitRetry.classify(failure));
             } else {
                 String finalReason = ((RateLimitRetry.Decision.Fail) decision).reason();
-                if (ledger.finish(run, "failed", "failed", reporter.snapshot(), reason, finalReason, finalReason)) {
-                    metrics.counter("jobs.outcomes", "kind", job.kind().wire(), "outcome", "failed").increment();
+                if (ledger.finish(run, RunStatus.FAILED, JobState.FAILED, reporter.snapshot(), reason, finalReason,
+                        finalReason)) {
+                    metrics.counter("jobs.outcomes", "kind", job.kind().wire(), "outcome", JobState.FAILED.wire())
+                            .increment();
                     Log.warnf("%s job %s failed: %s", job.kind().wire(), job.id(), finalReason);
                     events.jobFailed(job.id(), job.kind(), finalReason);
                     if (job.kind() == JobKind.ART_BUILD) {
