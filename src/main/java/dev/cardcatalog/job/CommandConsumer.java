@@ -1,5 +1,7 @@
 package dev.cardcatalog.job;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -26,10 +28,14 @@ public class CommandConsumer {
 
     private final JobLedger ledger;
     private final JobWorker worker;
+    private final Counter earlyDeliveries;
 
-    public CommandConsumer(JobLedger ledger, JobWorker worker) {
+    public CommandConsumer(JobLedger ledger, JobWorker worker, MeterRegistry metrics) {
         this.ledger = ledger;
         this.worker = worker;
+        this.earlyDeliveries = Counter.builder("jobs.commands.early")
+                .description("Commands for a waiting job delivered before its retry_at, and ignored")
+                .register(metrics);
     }
 
     @Incoming("commands-in")
@@ -75,6 +81,10 @@ public class CommandConsumer {
         } else if (registration instanceof JobLedger.Registration.Duplicate duplicate) {
             Log.infof("%s command %s for job %s (retry-count %d) ignored: the job is %s", command.type(), source,
                     jobId, retryCount, duplicate.state());
+        } else if (registration instanceof JobLedger.Registration.Early early) {
+            earlyDeliveries.increment();
+            Log.warnf("%s command %s for job %s ignored: the job waits until %s (a replayed or forged command)",
+                    command.type(), source, jobId, early.retryAt());
         }
         return message.ack();
     }
