@@ -206,8 +206,8 @@ public class ScryfallCalls {
     }
 
     private void recordWait(Duration wait) {
-        metrics.counter("scryfall.waits.seconds").increment(wait.toMillis() / 1000.0);
-        metrics.summary("scryfall.wait.seconds").record(wait.toMillis() / 1000.0);
+        metrics.counter("scryfall.waits.seconds").increment(Waits.toSeconds(wait));
+        metrics.summary("scryfall.wait.seconds").record(Waits.toSeconds(wait));
     }
 
     /** The quiet window's scope of a URL: its host, with the port when one is given. */

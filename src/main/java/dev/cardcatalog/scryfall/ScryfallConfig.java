@@ -47,6 +47,13 @@ public interface ScryfallConfig {
     @WithDefault("30s")
     Duration rateLimitLockout();
 
+    /**
+     * The longest a quiet window stays open, however long the answer asked for (SERVICE.md §3.3; the job ceiling of
+     * §6.4 by default). A longer wait opens the window this long and is logged.
+     */
+    @WithDefault("1h")
+    Duration quietWindowMax();
+
     /** Waits before attempt 2, 3, ... after a 5xx or a network error without a usable Retry-After. */
     @WithDefault("1s,2s")
     List<Duration> fallbackWaits();

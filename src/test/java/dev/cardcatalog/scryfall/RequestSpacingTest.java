@@ -110,6 +110,10 @@ class RequestSpacingTest {
                 return Duration.ofSeconds(30);
             }
 
+            public Duration quietWindowMax() {
+                return Duration.ofHours(1);
+            }
+
             public List<Duration> fallbackWaits() {
                 return List.of(Duration.ofSeconds(1), Duration.ofSeconds(2));
             }
