@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
@@ -55,7 +53,7 @@ public class CommandConsumer {
         int retryCount;
         try {
             command = CommandParser.parse(message.getPayload());
-            retryCount = retryCount(record.getHeaders());
+            retryCount = CommandHeaders.retryCount(record.getHeaders());
         } catch (InvalidCommandException e) {
             Log.warnf("command %s sent to the dead-letter topic: %s", source, e.getMessage());
             return message.nack(e);
@@ -105,25 +103,6 @@ public class CommandConsumer {
                 wait *= 3;
             }
         }
-    }
-
-    /** The {@code retry-count} header: absent is 0; more than one, or not a non-negative decimal, is invalid. */
-    static int retryCount(Headers headers) {
-        Header found = null;
-        for (Header header : headers.headers(CommandPublisher.RETRY_COUNT)) {
-            if (found != null) {
-                throw new InvalidCommandException("more than one retry-count header");
-            }
-            found = header;
-        }
-        if (found == null) {
-            return 0;
-        }
-        String text = found.value() == null ? "" : new String(found.value(), StandardCharsets.UTF_8);
-        if (!text.matches("[0-9]{1,9}")) {
-            throw new InvalidCommandException("retry-count header " + text + " is not a non-negative decimal");
-        }
-        return Integer.parseInt(text);
     }
 
     private static void sleep(long millis) {

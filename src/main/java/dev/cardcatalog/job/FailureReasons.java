@@ -4,6 +4,7 @@ import dev.cardcatalog.art.NoCatalogException;
 import dev.cardcatalog.catalog.BulkFileIntegrityException;
 import dev.cardcatalog.catalog.CatalogConfigurationException;
 import dev.cardcatalog.catalog.NoValidRecordsException;
+import dev.cardcatalog.platform.Echo;
 import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.ScryfallException;
 
@@ -13,12 +14,13 @@ final class FailureReasons {
     private FailureReasons() {
     }
 
+    /** The reason, escaped to printable text ({@link Echo}): it goes to the job, the logs and Kafka headers. */
     static String describe(Throwable failure) {
         if (!isUnexpected(failure) && failure.getMessage() != null) {
-            return failure.getMessage();
+            return Echo.of(failure.getMessage(), 1000);
         }
         return "unexpected error; see the service log" + (failure.getMessage() == null ? ""
-                : " (" + truncate(failure.getMessage()) + ")");
+                : " (" + Echo.of(failure.getMessage(), 300) + ")");
     }
 
     /** True for a failure none of the features raise on purpose: a defect or an outage worth a stack trace. */
@@ -27,9 +29,5 @@ final class FailureReasons {
                 || failure instanceof NoValidRecordsException || failure instanceof CatalogConfigurationException
                 || failure instanceof TransientFailure || failure instanceof NoCatalogException
                 || failure instanceof JobLedger.LedgerException);
-    }
-
-    private static String truncate(String text) {
-        return text.length() > 300 ? text.substring(0, 300) + "…" : text;
     }
 }
