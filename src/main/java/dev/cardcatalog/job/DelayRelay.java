@@ -70,6 +70,7 @@ public class DelayRelay {
             return CompletableFuture.completedFuture(null);
         }
         held.incrementAndGet();
+        Log.debugf("delayed command %s held until %d", where, notBefore);
         schedule(message, record, where, notBefore);
         return CompletableFuture.completedFuture(null);
     }
