@@ -1,12 +1,6 @@
 package dev.cardcatalog.job;
 
-import dev.cardcatalog.art.NoCatalogException;
-import dev.cardcatalog.catalog.BulkFileIntegrityException;
-import dev.cardcatalog.catalog.CatalogConfigurationException;
-import dev.cardcatalog.catalog.NoValidRecordsException;
 import dev.cardcatalog.platform.Echo;
-import dev.cardcatalog.platform.TransientFailure;
-import dev.cardcatalog.scryfall.ScryfallException;
 
 /** The reason a run failed, in words an operator reads on the job: no class names, no stack traces. */
 final class FailureReasons {
@@ -25,9 +19,6 @@ final class FailureReasons {
 
     /** True for a failure none of the features raise on purpose: a defect or an outage worth a stack trace. */
     static boolean isUnexpected(Throwable failure) {
-        return !(failure instanceof ScryfallException || failure instanceof BulkFileIntegrityException
-                || failure instanceof NoValidRecordsException || failure instanceof CatalogConfigurationException
-                || failure instanceof TransientFailure || failure instanceof NoCatalogException
-                || failure instanceof JobLedger.LedgerException);
+        return !FailureTaxonomy.of(failure).expected();
     }
 }

@@ -1,11 +1,7 @@
 package dev.cardcatalog.job;
 
-import dev.cardcatalog.catalog.BulkFileIntegrityException;
-import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.RateLimitedException;
-import dev.cardcatalog.scryfall.ScryfallUnavailableException;
 import dev.cardcatalog.scryfall.Waits;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -97,14 +93,6 @@ public final class RateLimitRetry {
 
     /** How {@code failure} counts: rate limited, transient, or permanent (anything not known to pass). */
     public static Kind classify(Throwable failure) {
-        if (failure instanceof RateLimitedException) {
-            return Kind.RATE_LIMITED;
-        }
-        if (failure instanceof ScryfallUnavailableException || failure instanceof BulkFileIntegrityException
-                || failure instanceof UncheckedIOException || failure instanceof JobLedger.LedgerException
-                || failure instanceof TransientFailure) {
-            return Kind.TRANSIENT;
-        }
-        return Kind.PERMANENT;
+        return FailureTaxonomy.of(failure).kind();
     }
 }
