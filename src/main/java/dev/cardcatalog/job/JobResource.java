@@ -67,11 +67,11 @@ public class JobResource {
         JobKind jobKind = null;
         if (kind != null) {
             jobKind = JobKind.fromWire(kind).orElseThrow(() -> ProblemException.badRequest("kind",
-                    "kind must be refresh or art-build, not " + kind + "."));
+                    "kind must be refresh or art-build, not " + ProblemException.quote(kind) + "."));
         }
         if (state != null && !STATES.contains(state)) {
             throw ProblemException.badRequest("state", "state must be one of " + String.join(", ",
-                    new java.util.TreeSet<>(STATES)) + ", not " + state + ".");
+                    new java.util.TreeSet<>(STATES)) + ", not " + ProblemException.quote(state) + ".");
         }
         return queries.list(jobKind, state, paging.page(), paging.size());
     }
@@ -85,6 +85,6 @@ public class JobResource {
         } catch (IllegalArgumentException ignored) {
             // answered below
         }
-        throw ProblemException.badRequest(field, field + " must be a UUID, not " + text + ".");
+        throw ProblemException.badRequest(field, field + " must be a UUID, not " + ProblemException.quote(text) + ".");
     }
 }
