@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * {@code card-catalog.scryfall.*}: the client's manners and its Retry-After rule (SERVICE.md §3). The base URL is
- * Quarkus's {@code quarkus.rest-client.scryfall.url}; timeouts are {@code quarkus.rest-client.scryfall.*-timeout}.
+ * Quarkus's {@code quarkus.rest-client.scryfall.url} (kept as the key operators know); the timeouts are
+ * {@link #connectTimeout()} and {@link #readTimeout()}.
  */
 @ConfigMapping(prefix = "card-catalog.scryfall")
 public interface ScryfallConfig {
@@ -58,11 +59,11 @@ public interface ScryfallConfig {
     @WithDefault("1s,2s")
     List<Duration> fallbackWaits();
 
-    /** Connect timeout of bulk file and image requests (API calls use the REST client's). */
+    /** Connect timeout of every Scryfall request: API calls, bulk files and images. */
     @WithDefault("10s")
     Duration connectTimeout();
 
-    /** Read timeout of bulk file and image requests: the longest silence on a connection. */
+    /** Read timeout of every Scryfall request: the longest silence on a connection. */
     @WithDefault("60s")
     Duration readTimeout();
 
