@@ -175,8 +175,7 @@ public class ScryfallClient {
                 .chain(request -> wire.ready()
                         .chain(() -> request.sendHead())
                         .invoke(wire::sent)
-                        .chain(() -> request.end())
-                        .chain(() -> request.response()));
+                        .chain(() -> request.send()));
     }
 
     private static <T> Uni<T> failWith(String url, HttpClientResponse response) {
