@@ -12,7 +12,9 @@ import java.util.Set;
  *
  * <p>Scryfall counts arrivals, so the gap is measured between requests on the wire: a caller takes its slot once its
  * connection is set up (connection set-up, a TLS handshake or a cold client's first use cannot eat into the gap),
- * and reports {@link #sent} when the request has been written, which moves the next slot to the spacing after that.
+ * and reports {@link #sentApi} (and the like) when the request has been written, which moves the next slot to the
+ * spacing after that; {@code ScryfallClient} reports an API request again when its answer arrives, since the
+ * request reached Scryfall somewhere between the two.
  */
 @Singleton
 public class RequestSpacing {

@@ -96,7 +96,10 @@ public class ScryfallClient {
 
     /** An API GET under the Retry-After rule, parsed as JSON. */
     Uni<JsonNode> getJson(String url) {
-        return calls.call(url, ScryfallCalls.Lane.API, wire -> send(url, "application/json", wire).chain(response -> {
+        // Scryfall counts API requests as they arrive, some time between being written and the answer: the next one
+        // is spaced from the answer too, so a first request slowed by connection set-up cannot come close to it
+        return calls.call(url, ScryfallCalls.Lane.API, wire -> send(url, "application/json", wire)
+                .invoke(answer -> wire.sent()).chain(response -> {
             if (response.statusCode() / 100 != 2) {
                 return failWith(url, response);
             }
