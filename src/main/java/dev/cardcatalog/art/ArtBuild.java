@@ -7,6 +7,7 @@ import dev.cardcatalog.scryfall.RateLimitedException;
 import dev.cardcatalog.scryfall.ScryfallClient;
 import dev.cardcatalog.scryfall.ScryfallException;
 import io.micrometer.core.instrument.MeterRegistry;
+import dev.cardcatalog.platform.Echo;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -144,7 +145,7 @@ public class ArtBuild {
                         if (failedIds.size() < config.failedIdsShown()) {
                             failedIds.add(artwork.illustrationId());
                         }
-                        Log.warnf("art build: image of %s failed: %s", artwork.illustrationId(), failure.getMessage());
+                        Log.warnf("art build: image of %s failed: %s", artwork.illustrationId(), Echo.of(failure.getMessage()));
                     }
                     progress.done(++processed);
                     report(counts, progress);

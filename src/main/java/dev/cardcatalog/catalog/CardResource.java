@@ -139,6 +139,6 @@ public class CardResource {
         } catch (IllegalArgumentException ignored) {
             // answered below
         }
-        throw ProblemException.badRequest("id", "id must be a Scryfall card id (a UUID), not " + text + ".");
+        throw ProblemException.badRequest("id", "id must be a Scryfall card id (a UUID), not " + ProblemException.quote(text) + ".");
     }
 }

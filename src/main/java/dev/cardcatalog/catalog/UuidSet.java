@@ -3,8 +3,11 @@ package dev.cardcatalog.catalog;
 import java.util.UUID;
 
 /**
- * A set of UUIDs in two long arrays (open addressing, linear probing): 16 bytes a card instead of the ~80 of a
- * {@code HashSet<UUID>}, so a refresh can remember every id it saw in an all-cards file within a small heap.
+ * A set of UUIDs in two long arrays and a {@code boolean} array (open addressing, linear probing), so a refresh can
+ * remember every id it saw in an all-cards file within a small heap. A slot costs 17 bytes (two longs and a flag),
+ * and the table is kept at most half full and doubles when it would pass that: 2 to 4 slots, 34 to 68 bytes a card
+ * (and for a moment half as much again while it grows), against about 80 for a {@code HashSet<UUID>} (a 32-byte
+ * node, a 32-byte {@code UUID} and the table's reference), with no object per card for the collector to trace.
  */
 final class UuidSet {
 

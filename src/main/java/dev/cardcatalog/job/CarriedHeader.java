@@ -13,8 +13,7 @@ import org.apache.kafka.common.header.Headers;
 public record CarriedHeader(String name, String value) {
 
     /** The headers this service owns on a republished command: set anew, never carried. */
-    public static final Set<String> OWNED = Set.of(CommandPublisher.RETRY_COUNT, CommandPublisher.NOT_BEFORE,
-            CommandPublisher.RETRY_AFTER_ASKED, CommandPublisher.RETRY_REASON);
+    public static final Set<String> OWNED = CommandHeaders.OWNED;
 
     public byte[] bytes() {
         return value == null ? null : Base64.getDecoder().decode(value);

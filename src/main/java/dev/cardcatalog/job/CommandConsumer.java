@@ -1,5 +1,7 @@
 package dev.cardcatalog.job;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -8,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
@@ -26,10 +26,14 @@ public class CommandConsumer {
 
     private final JobLedger ledger;
     private final JobWorker worker;
+    private final Counter earlyDeliveries;
 
-    public CommandConsumer(JobLedger ledger, JobWorker worker) {
+    public CommandConsumer(JobLedger ledger, JobWorker worker, MeterRegistry metrics) {
         this.ledger = ledger;
         this.worker = worker;
+        this.earlyDeliveries = Counter.builder("jobs.commands.early")
+                .description("Commands for a waiting job delivered before its retry_at, and ignored")
+                .register(metrics);
     }
 
     @Incoming("commands-in")
@@ -49,7 +53,7 @@ public class CommandConsumer {
         int retryCount;
         try {
             command = CommandParser.parse(message.getPayload());
-            retryCount = retryCount(record.getHeaders());
+            retryCount = CommandHeaders.retryCount(record.getHeaders());
         } catch (InvalidCommandException e) {
             Log.warnf("command %s sent to the dead-letter topic: %s", source, e.getMessage());
             return message.nack(e);
@@ -75,6 +79,10 @@ public class CommandConsumer {
         } else if (registration instanceof JobLedger.Registration.Duplicate duplicate) {
             Log.infof("%s command %s for job %s (retry-count %d) ignored: the job is %s", command.type(), source,
                     jobId, retryCount, duplicate.state());
+        } else if (registration instanceof JobLedger.Registration.Early early) {
+            earlyDeliveries.increment();
+            Log.warnf("%s command %s for job %s ignored: the job waits until %s (a replayed or forged command)",
+                    command.type(), source, jobId, early.retryAt());
         }
         return message.ack();
     }
@@ -95,25 +103,6 @@ public class CommandConsumer {
                 wait *= 3;
             }
         }
-    }
-
-    /** The {@code retry-count} header: absent is 0; more than one, or not a non-negative decimal, is invalid. */
-    static int retryCount(Headers headers) {
-        Header found = null;
-        for (Header header : headers.headers(CommandPublisher.RETRY_COUNT)) {
-            if (found != null) {
-                throw new InvalidCommandException("more than one retry-count header");
-            }
-            found = header;
-        }
-        if (found == null) {
-            return 0;
-        }
-        String text = found.value() == null ? "" : new String(found.value(), StandardCharsets.UTF_8);
-        if (!text.matches("[0-9]{1,9}")) {
-            throw new InvalidCommandException("retry-count header " + text + " is not a non-negative decimal");
-        }
-        return Integer.parseInt(text);
     }
 
     private static void sleep(long millis) {

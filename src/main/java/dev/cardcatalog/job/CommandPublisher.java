@@ -24,17 +24,6 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 @ApplicationScoped
 public class CommandPublisher {
 
-    /** The retry count of a retried command: decimal, exactly one header. */
-    public static final String RETRY_COUNT = "retry-count";
-    /** When a delayed command may run, epoch milliseconds. */
-    public static final String NOT_BEFORE = "not-before";
-    /** The wait the source asked for, whole seconds; absent when it gave none. */
-    public static final String RETRY_AFTER_ASKED = "retry-after-asked";
-    /** Why the command is retried, short text. */
-    public static final String RETRY_REASON = "retry-reason";
-
-    private static final int MAX_REASON = 200;
-
     private final MutinyEmitter<String> commands;
     private final MutinyEmitter<String> delayed;
     private final ObjectMapper json;
@@ -55,7 +44,7 @@ public class CommandPublisher {
     public Uni<Void> publish(Command command, int retryCount, List<CarriedHeader> carried) {
         RecordHeaders headers = carry(carried);
         if (retryCount > 0) {
-            headers.add(RETRY_COUNT, ascii(Integer.toString(retryCount)));
+            headers.add(CommandHeaders.RETRY_COUNT, CommandHeaders.ascii(Integer.toString(retryCount)));
         }
         return send(commands, command.type(), value(command), headers);
     }
@@ -65,16 +54,15 @@ public class CommandPublisher {
      *
      * @param retryCount the new retry count (1 for the first retry)
      * @param retryAfterAsked the wait the source asked for, when it gave one
-     * @param reason why, shortened to 200 characters
+     * @param reason why; escaped to printable text and cut at 200 code points
      */
     public Uni<Void> publishDelayed(Command command, int retryCount, Instant notBefore,
             Optional<Duration> retryAfterAsked, String reason, List<CarriedHeader> carried) {
         RecordHeaders headers = carry(carried);
-        headers.add(RETRY_COUNT, ascii(Integer.toString(retryCount)));
-        headers.add(NOT_BEFORE, ascii(Long.toString(notBefore.toEpochMilli())));
-        retryAfterAsked.ifPresent(asked -> headers.add(RETRY_AFTER_ASKED, ascii(Long.toString(asked.toSeconds()))));
-        String shortReason = reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON - 1) + "…" : reason;
-        headers.add(RETRY_REASON, shortReason.getBytes(StandardCharsets.UTF_8));
+        headers.add(CommandHeaders.RETRY_COUNT, CommandHeaders.ascii(Integer.toString(retryCount)));
+        headers.add(CommandHeaders.NOT_BEFORE, CommandHeaders.ascii(Long.toString(notBefore.toEpochMilli())));
+        retryAfterAsked.ifPresent(asked -> headers.add(CommandHeaders.RETRY_AFTER_ASKED, CommandHeaders.ascii(Long.toString(asked.toSeconds()))));
+        headers.add(CommandHeaders.RETRY_REASON, CommandHeaders.retryReason(reason));
         return send(delayed, command.type(), value(command), headers);
     }
 
@@ -109,9 +97,5 @@ public class CommandPublisher {
             }
         }
         return headers;
-    }
-
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }

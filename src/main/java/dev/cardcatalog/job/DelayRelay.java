@@ -6,14 +6,12 @@ import io.quarkus.logging.Log;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.eclipse.microprofile.reactive.messaging.Acknowledgment;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -72,6 +70,7 @@ public class DelayRelay {
             return CompletableFuture.completedFuture(null);
         }
         held.incrementAndGet();
+        Log.debugf("delayed command %s held until %d", where, notBefore);
         schedule(message, record, where, notBefore);
         return CompletableFuture.completedFuture(null);
     }
@@ -111,7 +110,7 @@ public class DelayRelay {
     /** Validates a delayed record; returns its not-before (epoch ms) or throws with the reason. */
     long check(byte[] value, Headers headers) {
         CommandParser.parse(value);
-        int retryCount = CommandConsumer.retryCount(headers);
+        int retryCount = CommandHeaders.retryCount(headers);
         if (retryCount < 1) {
             throw new InvalidCommandException("a delayed command needs a retry-count header of 1 or more");
         }
@@ -119,21 +118,7 @@ public class DelayRelay {
             throw new InvalidCommandException("retry-count " + retryCount + " is over the maximum of "
                     + config.maxRetryCount());
         }
-        Header found = null;
-        for (Header header : headers.headers(CommandPublisher.NOT_BEFORE)) {
-            if (found != null) {
-                throw new InvalidCommandException("more than one not-before header");
-            }
-            found = header;
-        }
-        if (found == null || found.value() == null) {
-            throw new InvalidCommandException("a delayed command needs a not-before header (epoch milliseconds)");
-        }
-        String text = new String(found.value(), StandardCharsets.UTF_8);
-        if (!text.matches("[0-9]{1,15}")) {
-            throw new InvalidCommandException("not-before " + text + " is not epoch milliseconds");
-        }
-        long notBefore = Long.parseLong(text);
+        long notBefore = CommandHeaders.notBefore(headers);
         Duration ahead = Duration.ofMillis(notBefore - clock.millis());
         if (ahead.compareTo(config.ceiling().plus(config.relaySlack())) > 0) {
             throw new InvalidCommandException("not-before is " + ahead.toSeconds() + " s ahead, more than the "

@@ -1,12 +1,6 @@
 package dev.cardcatalog.job;
 
-import dev.cardcatalog.art.ArtIndexIntegrityException;
-import dev.cardcatalog.art.NoCatalogException;
-import dev.cardcatalog.catalog.BulkFileIntegrityException;
-import dev.cardcatalog.catalog.CatalogConfigurationException;
-import dev.cardcatalog.catalog.NoValidRecordsException;
-import dev.cardcatalog.platform.TransientFailure;
-import dev.cardcatalog.scryfall.ScryfallException;
+import dev.cardcatalog.platform.Echo;
 
 /** The reason a run failed, in words an operator reads on the job: no class names, no stack traces. */
 final class FailureReasons {
@@ -14,24 +8,17 @@ final class FailureReasons {
     private FailureReasons() {
     }
 
+    /** The reason, escaped to printable text ({@link Echo}): it goes to the job, the logs and Kafka headers. */
     static String describe(Throwable failure) {
         if (!isUnexpected(failure) && failure.getMessage() != null) {
-            return failure.getMessage();
+            return Echo.of(failure.getMessage(), 1000);
         }
         return "unexpected error; see the service log" + (failure.getMessage() == null ? ""
-                : " (" + truncate(failure.getMessage()) + ")");
+                : " (" + Echo.of(failure.getMessage(), 300) + ")");
     }
 
     /** True for a failure none of the features raise on purpose: a defect or an outage worth a stack trace. */
     static boolean isUnexpected(Throwable failure) {
-        return !(failure instanceof ScryfallException || failure instanceof BulkFileIntegrityException
-                || failure instanceof NoValidRecordsException || failure instanceof CatalogConfigurationException
-                || failure instanceof TransientFailure || failure instanceof NoCatalogException
-                || failure instanceof ArtIndexIntegrityException
-                || failure instanceof JobLedger.LedgerException);
-    }
-
-    private static String truncate(String text) {
-        return text.length() > 300 ? text.substring(0, 300) + "…" : text;
+        return !FailureTaxonomy.of(failure).expected();
     }
 }

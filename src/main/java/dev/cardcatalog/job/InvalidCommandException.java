@@ -2,7 +2,11 @@ package dev.cardcatalog.job;
 
 /** A record on the commands topic that is not a valid command; it goes to the dead-letter topic with this reason. */
 public class InvalidCommandException extends RuntimeException {
+    /**
+     * @param reason why, in words; it becomes the {@code dead-letter-reason} header and a log line, so it is escaped
+     *     to printable text and bounded here ({@link dev.cardcatalog.platform.Echo}) whatever input it quotes
+     */
     public InvalidCommandException(String reason) {
-        super(reason, null, false, false);
+        super(dev.cardcatalog.platform.Echo.of(reason, 400), null, false, false);
     }
 }

@@ -15,6 +15,7 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,13 @@ public class JobLedger {
 
         /** The job already ran or runs for this delivery (a redelivery or a second forward): nothing done. */
         record Duplicate(UUID jobId, JobState state) implements Registration {
+        }
+
+        /**
+         * The job waits until {@code retryAt} and the delivery came before it (a replayed or forged command): nothing
+         * done. Only the delayed command, or an operator's run-now, brings a waiting job back (SERVICE.md §6.3).
+         */
+        record Early(UUID jobId, Instant retryAt) implements Registration {
         }
     }
 
@@ -128,7 +136,9 @@ public class JobLedger {
      * creates it; while another job of the kind is in flight it is recorded as {@code skipped}. A retried command for
      * a job the ledger does not know is refused ({@link InvalidCommandException}: the dead-letter topic). A
      * delivery whose retry count does not match the job's, or for a job not queued or waiting (a redelivery, or a
-     * second forward of a delayed command), changes nothing.
+     * second forward of a delayed command), changes nothing. A {@code waiting} job is claimed only at or after its
+     * {@code retry_at}, compared in whole milliseconds as the relay's {@code not-before} header carries it; an earlier
+     * delivery changes nothing ({@link Registration.Early}).
      *
      * @param jobId the command's job id (derived from topic, partition and offset when the command had none)
      * @param retryCount the command's {@code retry-count} header, 0 when absent
@@ -161,6 +171,10 @@ public class JobLedger {
             if (job.kind() != kind || !(job.state() == JobState.QUEUED || job.state() == JobState.WAITING)
                     || job.retryCount() != retryCount) {
                 return new Registration.Duplicate(jobId, job.state());
+            }
+            if (job.state() == JobState.WAITING && job.retryAt() != null
+                    && job.retryAt().truncatedTo(ChronoUnit.MILLIS).isAfter(clock.instant())) {
+                return new Registration.Early(jobId, job.retryAt());
             }
             return new Registration.Claimed(startRun(connection, job, headers));
         });

@@ -72,13 +72,13 @@ public class JobResource {
         JobKind jobKind = null;
         if (kind != null) {
             jobKind = JobKind.fromWire(kind).orElseThrow(() -> ProblemException.badRequest("kind",
-                    "kind must be refresh or art-build, not " + kind + "."));
+                    "kind must be refresh or art-build, not " + ProblemException.quote(kind) + "."));
         }
         JobState jobState = null;
         if (state != null) {
             jobState = JobState.fromWire(state).orElseThrow(() -> ProblemException.badRequest("state",
                     "state must be one of " + String.join(", ", java.util.Arrays.stream(JobState.values())
-                            .map(JobState::wire).sorted().toList()) + ", not " + state + "."));
+                            .map(JobState::wire).sorted().toList()) + ", not " + ProblemException.quote(state) + "."));
         }
         return queries.list(jobKind, jobState, paging.page(), paging.size());
     }
@@ -92,6 +92,6 @@ public class JobResource {
         } catch (IllegalArgumentException ignored) {
             // answered below
         }
-        throw ProblemException.badRequest(field, field + " must be a UUID, not " + text + ".");
+        throw ProblemException.badRequest(field, field + " must be a UUID, not " + ProblemException.quote(text) + ".");
     }
 }

@@ -1,10 +1,7 @@
 package dev.cardcatalog.job;
 
-import dev.cardcatalog.catalog.BulkFileIntegrityException;
-import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.RateLimitedException;
-import dev.cardcatalog.scryfall.ScryfallUnavailableException;
-import java.io.UncheckedIOException;
+import dev.cardcatalog.scryfall.Waits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -84,26 +81,18 @@ public final class RateLimitRetry {
             }
             Duration wait = asked.filter(a -> a.compareTo(config.rateLimitMinDelay()) > 0)
                     .orElse(config.rateLimitMinDelay());
-            return new Decision.Retry(now.plus(wait), reason, asked, streak, transientRetries);
+            return new Decision.Retry(Waits.after(now, wait), reason, asked, streak, transientRetries);
         }
         int used = transientRetries + 1;
         if (used > config.transientBackoff().size()) {
             return new Decision.Fail("failed " + used + " times: " + reason);
         }
         Duration wait = config.transientBackoff().get(used - 1);
-        return new Decision.Retry(now.plus(wait), reason, Optional.empty(), progressed ? 0 : rateLimitStreak, used);
+        return new Decision.Retry(Waits.after(now, wait), reason, Optional.empty(), progressed ? 0 : rateLimitStreak, used);
     }
 
     /** How {@code failure} counts: rate limited, transient, or permanent (anything not known to pass). */
     public static Kind classify(Throwable failure) {
-        if (failure instanceof RateLimitedException) {
-            return Kind.RATE_LIMITED;
-        }
-        if (failure instanceof ScryfallUnavailableException || failure instanceof BulkFileIntegrityException
-                || failure instanceof UncheckedIOException || failure instanceof JobLedger.LedgerException
-                || failure instanceof TransientFailure) {
-            return Kind.TRANSIENT;
-        }
-        return Kind.PERMANENT;
+        return FailureTaxonomy.of(failure).kind();
     }
 }

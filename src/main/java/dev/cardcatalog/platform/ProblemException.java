@@ -20,13 +20,11 @@ public class ProblemException extends RuntimeException {
     }
 
     /**
-     * A value a client sent, fit to show in a detail: in double quotes, control characters as {@code ?}, at most
-     * 40 characters and then an ellipsis.
+     * A value a client sent, fit to show in a detail: in double quotes, escaped to printable text by {@link Echo},
+     * at most 40 code points and then an ellipsis.
      */
     public static String quote(String text) {
-        StringBuilder shown = new StringBuilder("\"");
-        text.codePoints().limit(40).forEach(c -> shown.appendCodePoint(Character.isISOControl(c) ? '?' : c));
-        return shown.append(text.codePointCount(0, text.length()) > 40 ? "…\"" : "\"").toString();
+        return "\"" + Echo.of(text, 40) + "\"";
     }
 
     /**

@@ -9,6 +9,12 @@ import java.util.Set;
  * The spacing between requests to api.scryfall.com, shared by every caller in the process (SERVICE.md §3.1,
  * Scryfall's rate-limits page: 10 requests a second, 2 for the search-like endpoints). A caller waits on a timer
  * (never a blocked thread) until the spacing since the previous request has passed, then goes.
+ *
+ * <p>Scryfall counts arrivals, so the gap is measured between requests on the wire: a caller takes its slot once its
+ * connection is set up (connection set-up, a TLS handshake or a cold client's first use cannot eat into the gap),
+ * and reports {@link #sentApi} (and the like) when the request has been written, which moves the next slot to the
+ * spacing after that; {@code ScryfallClient} reports an API request again when its answer arrives, since the
+ * request reached Scryfall somewhere between the two.
  */
 @Singleton
 public class RequestSpacing {
@@ -84,6 +90,38 @@ public class RequestSpacing {
     }
 
     enum Lane { API, FILE, IMAGE }
+
+    /**
+     * A request that took its slot is now written to its connection: the next request of the lane (and, for a
+     * search-like path, the next search-like one) goes no sooner than the spacing after now.
+     */
+    public void sentApi(String path) {
+        sent(SEARCH_PATHS.contains(path), Lane.API);
+    }
+
+    /** A bulk file request is written to its connection. */
+    public void sentFile() {
+        sent(false, Lane.FILE);
+    }
+
+    /** An image request is written to its connection. */
+    public void sentImage() {
+        sent(false, Lane.IMAGE);
+    }
+
+    synchronized void sent(boolean search, Lane lane) {
+        long now = nanoClock.getAsLong();
+        switch (lane) {
+            case FILE -> nextFile = Math.max(nextFile, now + fileNanos);
+            case IMAGE -> nextImage = Math.max(nextImage, now + imageNanos);
+            case API -> {
+                nextApi = Math.max(nextApi, now + apiNanos);
+                if (search) {
+                    nextSearch = Math.max(nextSearch, now + searchNanos);
+                }
+            }
+        }
+    }
 
     /**
      * A timer's delay for a wait in nanoseconds: whole milliseconds, rounded up, and at least one. Timers shorter

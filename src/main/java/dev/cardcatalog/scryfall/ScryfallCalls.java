@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -22,7 +23,8 @@ import java.util.function.Supplier;
  * {@link TypedGuard} with the {@link RetryAfterBackoff} strategy. Each attempt
  * <ol>
  *   <li>fails at once, without a request, while another call's quiet window for the host is open;</li>
- *   <li>waits for its slot in the request spacing;</li>
+ *   <li>sets up its connection, then waits for its slot in the request spacing, and says when the request is
+ *       written ({@link Wire}), so the spacing holds between requests on the wire;</li>
  *   <li>sends the request and classifies the answer:
  *     <ul>
  *       <li>2xx: the value;</li>
@@ -85,27 +87,51 @@ public class ScryfallCalls {
     /** Which spacing lane and quiet-window scope a request belongs to. */
     public enum Lane { API, FILE, IMAGE }
 
+    /** An attempt's place in the request spacing, used by the code that puts the request on the wire. */
+    public interface Wire {
+        /** Completes when the request may be written; call it once the connection is set up. */
+        Uni<Void> ready();
+
+        /** Call when the request has been written: the spacing to the next request starts now. */
+        void sent();
+    }
+
     /**
      * Runs one call under the rule.
      *
      * @param url the URL requested (for messages and the quiet window's scope: its host and port)
      * @param lane API requests are spaced 100 ms (500 ms for the search-like paths), images 100 ms, bulk files not
-     * @param send sends one request; its Uni fails with {@link HttpStatusFailure} for a non-2xx answer, anything
-     *     else for a network error
+     * @param send sends one request through the given {@link Wire}: sets up the connection, waits for
+     *     {@link Wire#ready()}, writes the request and calls {@link Wire#sent()}; its Uni fails with
+     *     {@link HttpStatusFailure} for a non-2xx answer, anything else for a network error
      */
     @SuppressWarnings("unchecked")
-    public <T> Uni<T> call(String url, Lane lane, Supplier<Uni<T>> send) {
+    public <T> Uni<T> call(String url, Lane lane, Function<Wire, Uni<T>> send) {
         URI uri = URI.create(url);
         String scope = scope(uri);
         String callId = UUID.randomUUID().toString();
         Duration[] lastAsked = new Duration[1];
-        Supplier<Uni<Object>> attempt = () -> quietWindow.admit(scope, callId, url)
-                .chain(() -> switch (lane) {
+        Wire wire = new Wire() {
+            @Override
+            public Uni<Void> ready() {
+                return switch (lane) {
                     case API -> spacing.awaitApi(uri.getPath());
                     case FILE -> spacing.awaitFile();
                     case IMAGE -> spacing.awaitImage();
-                })
-                .chain(() -> (Uni<Object>) (Uni<?>) send.get())
+                };
+            }
+
+            @Override
+            public void sent() {
+                switch (lane) {
+                    case API -> spacing.sentApi(uri.getPath());
+                    case FILE -> spacing.sentFile();
+                    case IMAGE -> spacing.sentImage();
+                }
+            }
+        };
+        Supplier<Uni<Object>> attempt = () -> quietWindow.admit(scope, callId, url)
+                .chain(() -> (Uni<Object>) (Uni<?>) send.apply(wire))
                 .onItem().invoke(item -> countRequest(uri, "2xx"))
                 .onFailure(f -> !(f instanceof RateLimitedException))
                 .recoverWithUni(failure -> classify(url, scope, callId, failure, lastAsked));
@@ -206,8 +232,8 @@ public class ScryfallCalls {
     }
 
     private void recordWait(Duration wait) {
-        metrics.counter("scryfall.waits.seconds").increment(wait.toMillis() / 1000.0);
-        metrics.summary("scryfall.wait.seconds").record(wait.toMillis() / 1000.0);
+        metrics.counter("scryfall.waits.seconds").increment(Waits.toSeconds(wait));
+        metrics.summary("scryfall.wait.seconds").record(Waits.toSeconds(wait));
     }
 
     /** The quiet window's scope of a URL: its host, with the port when one is given. */

@@ -20,14 +20,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * The one way into Scryfall (SERVICE.md §3). API calls go through the reactive REST client {@link ScryfallApi};
- * bulk files and images through a Vert.x HTTP client that streams. Every request carries the configured
- * User-Agent and an Accept header, and goes through {@link ScryfallCalls}: request spacing, the quiet window and
- * the Retry-After rule.
+ * The one way into Scryfall (SERVICE.md §3). API calls, bulk files and images go through one Vert.x HTTP client
+ * (files stream). Every request carries the configured User-Agent and an Accept header, and goes through
+ * {@link ScryfallCalls}: request spacing, the quiet window and the Retry-After rule. Not a REST client: a request
+ * takes its spacing slot only once its connection is set up, and reports when it is written, so the spacing holds
+ * where Scryfall counts it (on arrival); a REST client offers no hook between the two.
  *
  * <p>Errors: {@link RateLimitedException} (asked to wait longer than the client does, or rate limited on every
  * attempt), {@link ScryfallUnavailableException} (5xx or network errors on every attempt), and
@@ -36,16 +35,14 @@ import org.jboss.resteasy.reactive.RestResponse;
 @ApplicationScoped
 public class ScryfallClient {
 
-    private final ScryfallApi api;
     private final ScryfallCalls calls;
     private final ScryfallConfig config;
     private final ObjectMapper json;
     private final String baseUrl;
     private final HttpClient files;
 
-    public ScryfallClient(@RestClient ScryfallApi api, ScryfallCalls calls, ScryfallConfig config, ObjectMapper json,
-            Vertx vertx, @ConfigProperty(name = "quarkus.rest-client.scryfall.url") String baseUrl) {
-        this.api = api;
+    public ScryfallClient(ScryfallCalls calls, ScryfallConfig config, ObjectMapper json, Vertx vertx,
+            @ConfigProperty(name = "quarkus.rest-client.scryfall.url") String baseUrl) {
         this.calls = calls;
         this.config = config;
         this.json = json;
@@ -99,15 +96,20 @@ public class ScryfallClient {
 
     /** An API GET under the Retry-After rule, parsed as JSON. */
     Uni<JsonNode> getJson(String url) {
-        return calls.call(url, ScryfallCalls.Lane.API, () -> api.get(url).map(response -> {
-            if (response.getStatus() / 100 != 2) {
-                throw new HttpStatusFailure(response.getStatus(), headers(response), errorBody(response));
+        // Scryfall counts API requests as they arrive, some time between being written and the answer: the next one
+        // is spaced from the answer too, so a first request slowed by connection set-up cannot come close to it
+        return calls.call(url, ScryfallCalls.Lane.API, wire -> send(url, "application/json", wire)
+                .invoke(answer -> wire.sent()).chain(response -> {
+            if (response.statusCode() / 100 != 2) {
+                return failWith(url, response);
             }
-            try {
-                return json.readTree(response.getEntity());
-            } catch (java.io.IOException e) {
-                throw new UncheckedIOException("Scryfall's answer to " + url + " is not JSON", e);
-            }
+            return response.body().map(body -> {
+                try {
+                    return json.readTree(body.getBytes());
+                } catch (java.io.IOException e) {
+                    throw new UncheckedIOException("Scryfall's answer to " + url + " is not JSON", e);
+                }
+            });
         }));
     }
 
@@ -117,7 +119,7 @@ public class ScryfallClient {
      * as it came ({@code Content-Encoding} is not undone).
      */
     public Uni<FileResponse> openFile(String url) {
-        return calls.call(url, ScryfallCalls.Lane.FILE, () -> send(url, "application/json, application/gzip;q=0.9, */*;q=0.1")
+        return calls.call(url, ScryfallCalls.Lane.FILE, wire -> send(url, "application/json, application/gzip;q=0.9, */*;q=0.1", wire)
                 .chain(response -> {
                     if (response.statusCode() != 200) {
                         return failWith(url, response);
@@ -139,7 +141,7 @@ public class ScryfallClient {
      */
     public Uni<byte[]> image(String url, long maxBytes) {
         String target = config.imageBaseUrlOverride().map(base -> rebase(url, base)).orElse(url);
-        return calls.call(target, ScryfallCalls.Lane.IMAGE, () -> send(target, "image/*").chain(response -> {
+        return calls.call(target, ScryfallCalls.Lane.IMAGE, wire -> send(target, "image/*", wire).chain(response -> {
             if (response.statusCode() != 200) {
                 return failWith(target, response);
             }
@@ -162,13 +164,21 @@ public class ScryfallClient {
         return root + uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     }
 
-    private Uni<HttpClientResponse> send(String url, String accept) {
+    /**
+     * A GET on the wire: sets up the connection (or takes one from the pool), waits for the request's spacing slot,
+     * writes the request head and tells the spacing it is sent, then ends the request and awaits the answer.
+     */
+    private Uni<HttpClientResponse> send(String url, String accept, ScryfallCalls.Wire wire) {
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.GET)
                 .setAbsoluteURI(url)
                 .putHeader("User-Agent", config.userAgent())
                 .putHeader("Accept", accept);
-        return files.request(options).chain(request -> request.send());
+        return files.request(options)
+                .chain(request -> wire.ready()
+                        .chain(() -> request.sendHead())
+                        .invoke(wire::sent)
+                        .chain(() -> request.send()));
     }
 
     private static <T> Uni<T> failWith(String url, HttpClientResponse response) {
@@ -180,27 +190,6 @@ public class ScryfallClient {
                 .map(body -> body.length() > 64 * 1024 ? body.getString(0, 64 * 1024) : body.toString())
                 .onFailure().recoverWithItem("")
                 .chain(body -> Uni.createFrom().failure(new HttpStatusFailure(status, headers, body)));
-    }
-
-    /** The body of a non-2xx answer as text (the client leaves it unread); empty when it cannot be read. */
-    private static String errorBody(RestResponse<String> response) {
-        try {
-            Object entity = response.getEntity();
-            if (entity instanceof java.io.InputStream stream) {
-                byte[] bytes = stream.readNBytes(64 * 1024);
-                return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
-            }
-            return entity == null ? "" : entity.toString();
-        } catch (java.io.IOException | RuntimeException e) {
-            return "";
-        }
-    }
-
-    private static Map<String, List<String>> headers(RestResponse<String> response) {
-        Map<String, List<String>> headers = new LinkedHashMap<>();
-        response.getStringHeaders().forEach((name, values) ->
-                headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>()).addAll(values));
-        return headers;
     }
 
     /** The base URL of Scryfall's API ({@code quarkus.rest-client.scryfall.url}), without a trailing slash. */

@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * {@code card-catalog.scryfall.*}: the client's manners and its Retry-After rule (SERVICE.md §3). The base URL is
- * Quarkus's {@code quarkus.rest-client.scryfall.url}; timeouts are {@code quarkus.rest-client.scryfall.*-timeout}.
+ * Quarkus's {@code quarkus.rest-client.scryfall.url} (kept as the key operators know); the timeouts are
+ * {@link #connectTimeout()} and {@link #readTimeout()}.
  */
 @ConfigMapping(prefix = "card-catalog.scryfall")
 public interface ScryfallConfig {
@@ -47,15 +48,22 @@ public interface ScryfallConfig {
     @WithDefault("30s")
     Duration rateLimitLockout();
 
+    /**
+     * The longest a quiet window stays open, however long the answer asked for (SERVICE.md §3.3; the job ceiling of
+     * §6.4 by default). A longer wait opens the window this long and is logged.
+     */
+    @WithDefault("1h")
+    Duration quietWindowMax();
+
     /** Waits before attempt 2, 3, ... after a 5xx or a network error without a usable Retry-After. */
     @WithDefault("1s,2s")
     List<Duration> fallbackWaits();
 
-    /** Connect timeout of bulk file and image requests (API calls use the REST client's). */
+    /** Connect timeout of every Scryfall request: API calls, bulk files and images. */
     @WithDefault("10s")
     Duration connectTimeout();
 
-    /** Read timeout of bulk file and image requests: the longest silence on a connection. */
+    /** Read timeout of every Scryfall request: the longest silence on a connection. */
     @WithDefault("60s")
     Duration readTimeout();
 

@@ -54,6 +54,11 @@ final class Instances implements AutoCloseable {
         return service;
     }
 
+    /** Where the instance named {@code name} writes its output. */
+    Path log(String name) {
+        return root.resolve(name + ".log");
+    }
+
     @Override
     public void close() {
         started.forEach(ServiceProcess::close);

@@ -22,7 +22,7 @@ class RelayRestartIT {
     @Test
     void commandsWaitingWhileTheRelayRestartsAreForwardedOnceOnTime() {
         try (Instances instances = new Instances()) {
-            ServiceProcess first = instances.start("relay-1", Map.of());
+            ServiceProcess first = instances.start("relay-1", RELAY_DEBUG);
             long now = System.currentTimeMillis();
             String one = command();
             String two = command();
@@ -30,7 +30,10 @@ class RelayRestartIT {
             long dueTwo = now + 30_000;
             send(one, dueOne);
             send(two, dueTwo);
-            sleep(3_000); // the first relay has them, unacknowledged
+            // the first relay has them, unacknowledged: it says so at DEBUG when it holds a record
+            await("the first relay to hold both records").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> held(instances.log("relay-1")) >= 2);
+            assertThat(forwarded(one)).isEmpty();
             first.close();
 
             instances.start("relay-2", Map.of());
@@ -44,6 +47,20 @@ class RelayRestartIT {
             assertThat(forwardedTwo).hasSize(1);
             assertThat(forwardedOne.get(0).timestamp()).isBetween(dueOne, dueOne + 1_000);
             assertThat(forwardedTwo.get(0).timestamp()).isBetween(dueTwo, dueTwo + 1_000);
+        }
+    }
+
+    private static final Map<String, String> RELAY_DEBUG =
+            Map.of("quarkus.log.category.\"dev.cardcatalog.job.DelayRelay\".level", "DEBUG");
+
+    /** How many records the relay whose log this is has said it holds. */
+    private static long held(java.nio.file.Path log) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(log)) {
+            return 0;
+        }
+        try (var lines = java.nio.file.Files.lines(log, StandardCharsets.UTF_8)) {
+            return lines.filter(line -> line.contains("delayed command card-catalog.commands.delayed/")
+                    && line.contains(" held until ")).count();
         }
     }
 

@@ -72,6 +72,35 @@ class DelayRelayTest {
     }
 
     @Test
+    void hostileHeaderBytesReachTheDeadLetterReasonEscapedAndBounded() {
+        byte[] longValue = new byte[10_000];
+        java.util.Arrays.fill(longValue, (byte) '7');
+        longValue[5_000] = 0;
+        Map<String, byte[]> hostile = new java.util.LinkedHashMap<>();
+        hostile.put("\\x00", new byte[] {'1', 0, '2', 0, 0});
+        hostile.put("\\x1b[2J", "\u001b[2J\u001b]0;owned\u0007".getBytes(StandardCharsets.UTF_8));
+        hostile.put("\\x85", new byte[] {'1', (byte) 0xC2, (byte) 0x85, (byte) 0xC2, (byte) 0x9B, '2'});
+        hostile.put("\\xff\\xfe", new byte[] {(byte) 0xFF, (byte) 0xFE, '3', (byte) 0xC3});
+        hostile.put("\\x0a", "12\nFAKE LOG LINE\r\n".getBytes(StandardCharsets.UTF_8));
+        hostile.put("…", longValue);
+        hostile.forEach((expected, notBefore) -> {
+            String value = command(UUID.randomUUID());
+            TestKafka.sendRaw(DELAYED, "refresh", value.getBytes(StandardCharsets.UTF_8),
+                    Map.of("retry-count", "1".getBytes(StandardCharsets.UTF_8), "not-before", notBefore));
+
+            byte[] reason = awaitDead(value).headers().lastHeader("dead-letter-reason").value();
+
+            String text = new String(reason, StandardCharsets.UTF_8);
+            assertThat(text).as("dead-letter-reason %s", text).contains("not-before").contains(expected);
+            assertThat(java.util.Arrays.equals(text.getBytes(StandardCharsets.UTF_8), reason))
+                    .as("valid UTF-8: %s", text).isTrue();
+            assertThat(text.codePoints()).as("printable: %s", text)
+                    .noneMatch(c -> c < 0x20 || (c >= 0x7F && c <= 0x9F));
+            assertThat(text.length()).as("bounded: %s", text).isLessThan(400);
+        });
+    }
+
+    @Test
     void aForwardedRetryOfAJobTheLedgerDoesNotKnowIsNotRun() {
         String orphan = command(UUID.randomUUID());
         TestKafka.send(DELAYED, "refresh", orphan.getBytes(StandardCharsets.UTF_8),

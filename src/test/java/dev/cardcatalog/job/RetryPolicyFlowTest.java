@@ -19,6 +19,10 @@ import io.restassured.path.json.JsonPath;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +33,9 @@ import org.junit.jupiter.api.Test;
 class RetryPolicyFlowTest {
 
     private final ScryfallStandIn standIn = ScryfallStandIn.shared();
+
+    @Inject
+    MeterRegistry metrics;
 
     @BeforeEach
     void reset() {
@@ -104,5 +111,41 @@ class RetryPolicyFlowTest {
         assertThat(done.getList("runs")).hasSize(6);
         assertThat(done.getInt("retry_count")).isEqualTo(5);
         assertThat(standIn.requests("/file/")).hasSize(6);
+    }
+
+    @Test
+    void aReplayedCommandLeavesAWaitingJobWaitingAndTheDelayedCommandStillRunsItOnTime() {
+        standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "5"));
+        String jobId = Jobs.postRefresh("manual");
+        JsonPath waiting = Jobs.awaitState(jobId, Duration.ofSeconds(30), Set.of("waiting"));
+        assertThat(waiting.getInt("retry_count")).isEqualTo(1);
+        Instant retryAt = Instant.parse(waiting.getString("retry_at"));
+        double earlyBefore = earlyDeliveries();
+
+        // another service (or an attacker) writes the job's command straight to the commands topic, early
+        TestKafka.send("card-catalog.commands", "refresh",
+                ("{\"type\":\"refresh\",\"jobId\":\"" + jobId + "\",\"trigger\":\"manual\"}")
+                        .getBytes(StandardCharsets.UTF_8),
+                Map.of("retry-count", "1"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> earlyDeliveries() > earlyBefore || Jobs.get(jobId).getList("runs").size() > 1);
+
+        JsonPath afterReplay = Jobs.get(jobId);
+        assertThat(Instant.now()).isBefore(retryAt); // the replay was handled while the job still waited
+        assertThat(afterReplay.getString("state")).isEqualTo("waiting");
+        assertThat(afterReplay.getInt("retry_count")).isEqualTo(1);
+        assertThat(afterReplay.getList("runs")).hasSize(1);
+        assertThat(earlyDeliveries()).isEqualTo(earlyBefore + 1);
+
+        JsonPath done = Jobs.awaitFinished(jobId);
+        assertThat(done.getString("state")).isEqualTo("succeeded");
+        assertThat(done.getInt("retry_count")).isEqualTo(1);
+        assertThat(done.getList("runs")).hasSize(2);
+        assertThat(Instant.parse(done.getString("runs[0].started_at"))).isAfterOrEqualTo(retryAt);
+    }
+
+    private double earlyDeliveries() {
+        var counter = metrics.find("jobs.commands.early").counter();
+        return counter == null ? 0 : counter.count();
     }
 }

@@ -72,6 +72,9 @@ class AccessRulesTest {
             "GET /api/jobs/{id}", Rule.VIEWER,
             "POST /api/jobs/{id}/run-now", Rule.OPERATOR,
             "POST /api/jobs/{id}/retry", Rule.OPERATOR,
+            "GET /api/scryfall/quiet-windows", Rule.VIEWER,
+            "GET /api/scryfall/quiet-windows/{scope}", Rule.VIEWER,
+            "POST /api/scryfall/quiet-windows/{scope}/close", Rule.OPERATOR,
             "GET /admin", Rule.VIEWER,
             "POST /admin/**", Rule.OPERATOR);
 

@@ -34,6 +34,23 @@ class BadRequestsTest {
     }
 
     @Test
+    void hostileTextInAPathIsEchoedEscapedAndBounded() {
+        // NUL, ESC sequences, C1 controls, a bidi override and 3,000 more characters, percent-encoded in the path
+        String hostile = "%00%1B%5B2J%1B%5D0%3Bowned%07%C2%85%C2%9B%E2%80%AE" + "7".repeat(3_000);
+        for (String path : new String[] {"/api/jobs/" + hostile, "/api/cards/" + hostile}) {
+            String detail = given().auth().preemptive().basic("operator", "operator-test-password")
+                    .urlEncodingEnabled(false).get(path).then().statusCode(400)
+                    .contentType("application/problem+json").body("field", equalTo("id"))
+                    .extract().jsonPath().getString("detail");
+            org.assertj.core.api.Assertions.assertThat(detail).as(path)
+                    .contains("\\x00\\x1b[2J\\x1b]0;owned\\x07\\x85\\x9b\\u{202E}")
+                    .hasSizeLessThan(200);
+            org.assertj.core.api.Assertions.assertThat(detail.codePoints()).as(path)
+                    .noneMatch(c -> c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x202E);
+        }
+    }
+
+    @Test
     void aBodyThatIsNotJsonIsNamedAsTheBody() {
         invalid(asOperator().contentType("application/json").body("{bad").post("/api/refreshes").then(), "body")
                 .body("detail", containsString("not valid JSON"));

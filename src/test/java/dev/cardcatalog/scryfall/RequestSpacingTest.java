@@ -31,6 +31,20 @@ class RequestSpacingTest {
     }
 
     @Test
+    void theSpacingRunsFromWhenThePreviousRequestWasWrittenNotWhenItWasLetGo() {
+        assertThat(take(false, RequestSpacing.Lane.API)).isZero();
+        now += 30 * MS; // a cold client's first request reaches the wire 30 ms after its slot
+        spacing.sentApi("/bulk-data");
+        now += 70 * MS;
+        assertThat(take(false, RequestSpacing.Lane.API)).isEqualTo(30 * MS);
+        now += 30 * MS;
+        assertThat(take(false, RequestSpacing.Lane.API)).isZero();
+        spacing.sentApi("/sets"); // written at once: the next slot stays 100 ms after this one
+        now += 100 * MS;
+        assertThat(take(false, RequestSpacing.Lane.API)).isZero();
+    }
+
+    @Test
     void searchLikeEndpointsWaitFiveHundredMillisecondsAndStillCountForTheApi() {
         assertThat(take(true, RequestSpacing.Lane.API)).isZero();
         now += 100 * MS;
@@ -108,6 +122,10 @@ class RequestSpacingTest {
 
             public Duration rateLimitLockout() {
                 return Duration.ofSeconds(30);
+            }
+
+            public Duration quietWindowMax() {
+                return Duration.ofHours(1);
             }
 
             public List<Duration> fallbackWaits() {

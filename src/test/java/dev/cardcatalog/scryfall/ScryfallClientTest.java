@@ -3,6 +3,7 @@ package dev.cardcatalog.scryfall;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.ScryfallStandIn;
@@ -10,6 +11,7 @@ import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.ScryfallStandIn.RecordedRequest;
 import dev.cardcatalog.testing.ShortLockoutProfile;
 import dev.cardcatalog.testing.TestData;
+import dev.cardcatalog.testing.TestDatabase;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -245,7 +247,7 @@ class ScryfallClientTest {
         standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "3"));
         CompletableFuture<List<BulkDataItem>> first = client.bulkData().subscribeAsCompletionStage();
         awaitRequests("/bulk-data", 1);
-        Thread.sleep(300); // the first caller has read the 429 and opened the window
+        awaitOpenQuietWindow(); // the first caller has read the 429 and opened the window
 
         Throwable second = catchThrowable(() -> client.sets().await().atMost(Duration.ofSeconds(30)));
 
@@ -291,11 +293,16 @@ class ScryfallClientTest {
         assertThat(metrics).contains("scryfall_quiet_window_opens_total");
     }
 
-    private void awaitRequests(String path, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (standIn.requests(path).size() < count && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+    /** Waits until the stand-in has received {@code count} requests to {@code path}; fails after 10 s. */
+    private void awaitRequests(String path, int count) {
+        await("the stand-in to receive " + count + " request(s) to " + path).atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20)).until(() -> standIn.requests(path).size() >= count);
+    }
+
+    /** Waits until a quiet window is stored and open; fails after 10 s. */
+    private static void awaitOpenQuietWindow() {
+        await("a quiet window to open").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !TestDatabase.rows("SELECT scope FROM quiet_window WHERE until > now()").isEmpty());
     }
 
     private static Duration gap(List<RecordedRequest> requests, int index) {

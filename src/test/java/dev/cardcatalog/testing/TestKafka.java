@@ -42,6 +42,22 @@ public final class TestKafka {
         }
     }
 
+    /** Sends a record whose header values are raw bytes (binary, not UTF-8); returns its offset. */
+    public static long sendRaw(String topic, String key, byte[] value, Map<String, byte[]> headers) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafkaBroker.shared().bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, value);
+            headers.forEach((name, bytes) -> record.headers().add(new RecordHeader(name, bytes)));
+            return producer.send(record).get().offset();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not send to " + topic, e);
+        }
+    }
+
     public static long send(String topic, String key, String value) {
         return send(topic, key, value.getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.of());
     }
