@@ -20,13 +20,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * The one way into Scryfall (SERVICE.md §3). API calls, bulk files and images go through one Vert.x HTTP client
- * (files stream). Every request carries the configured User-Agent and an Accept header, and goes through
- * {@link ScryfallCalls}: request spacing, the quiet window and the Retry-After rule. Not a REST client: a request
- * takes its spacing slot only once its connection is set up, and reports when it is written, so the spacing holds
- * where Scryfall counts it (on arrival); a REST client offers no hook between the two.
+ * The one way into Scryfall (SERVICE.md §3). API calls go through the reactive REST client {@link ScryfallApi};
+ * bulk files and images through a Vert.x HTTP client that streams. Every request carries the configured User-Agent
+ * and an Accept header, and goes through {@link ScryfallCalls}: request spacing, the quiet window and the
+ * Retry-After rule. The spacing holds where Scryfall counts it, on arrival: a file or image request takes its slot
+ * once its connection is set up and restarts the spacing when it is written; an API request (the REST client has no
+ * hook between the two) restarts it again when its answer arrives.
  *
  * <p>Errors: {@link RateLimitedException} (asked to wait longer than the client does, or rate limited on every
  * attempt), {@link ScryfallUnavailableException} (5xx or network errors on every attempt), and
@@ -35,14 +38,16 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class ScryfallClient {
 
+    private final ScryfallApi api;
     private final ScryfallCalls calls;
     private final ScryfallConfig config;
     private final ObjectMapper json;
     private final String baseUrl;
     private final HttpClient files;
 
-    public ScryfallClient(ScryfallCalls calls, ScryfallConfig config, ObjectMapper json, Vertx vertx,
-            @ConfigProperty(name = "quarkus.rest-client.scryfall.url") String baseUrl) {
+    public ScryfallClient(@RestClient ScryfallApi api, ScryfallCalls calls, ScryfallConfig config, ObjectMapper json,
+            Vertx vertx, @ConfigProperty(name = "quarkus.rest-client.scryfall.url") String baseUrl) {
+        this.api = api;
         this.calls = calls;
         this.config = config;
         this.json = json;
@@ -94,23 +99,25 @@ public class ScryfallClient {
         });
     }
 
-    /** An API GET under the Retry-After rule, parsed as JSON. */
+    /**
+     * An API GET under the Retry-After rule, parsed as JSON, through the reactive REST client {@link ScryfallApi}.
+     * Scryfall counts a request when it arrives, some time between its spacing slot and its answer: a cold client's
+     * connection set-up can delay the arrival past the slot, so the next API request is spaced from this one's
+     * answer as well ({@link ScryfallCalls.Wire#sent()} when it comes), never closer than the spacing on arrival.
+     */
     Uni<JsonNode> getJson(String url) {
-        // Scryfall counts API requests as they arrive, some time between being written and the answer: the next one
-        // is spaced from the answer too, so a first request slowed by connection set-up cannot come close to it
-        return calls.call(url, ScryfallCalls.Lane.API, wire -> send(url, "application/json", wire)
-                .invoke(answer -> wire.sent()).chain(response -> {
-            if (response.statusCode() / 100 != 2) {
-                return failWith(url, response);
-            }
-            return response.body().map(body -> {
-                try {
-                    return json.readTree(body.getBytes());
-                } catch (java.io.IOException e) {
-                    throw new UncheckedIOException("Scryfall's answer to " + url + " is not JSON", e);
-                }
-            });
-        }));
+        return calls.call(url, ScryfallCalls.Lane.API, wire -> wire.ready().chain(() -> api.get(url))
+                .onItemOrFailure().invoke((answer, failure) -> wire.sent())
+                .map(response -> {
+                    if (response.getStatus() / 100 != 2) {
+                        throw new HttpStatusFailure(response.getStatus(), headers(response), errorBody(response));
+                    }
+                    try {
+                        return json.readTree(response.getEntity());
+                    } catch (java.io.IOException e) {
+                        throw new UncheckedIOException("Scryfall's answer to " + url + " is not JSON", e);
+                    }
+                }));
     }
 
     /**
@@ -190,6 +197,27 @@ public class ScryfallClient {
                 .map(body -> body.length() > 64 * 1024 ? body.getString(0, 64 * 1024) : body.toString())
                 .onFailure().recoverWithItem("")
                 .chain(body -> Uni.createFrom().failure(new HttpStatusFailure(status, headers, body)));
+    }
+
+    /** The body of a non-2xx answer as text (the client leaves it unread); empty when it cannot be read. */
+    private static String errorBody(RestResponse<String> response) {
+        try {
+            Object entity = response.getEntity();
+            if (entity instanceof java.io.InputStream stream) {
+                byte[] bytes = stream.readNBytes(64 * 1024);
+                return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+            }
+            return entity == null ? "" : entity.toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static Map<String, List<String>> headers(RestResponse<String> response) {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        response.getStringHeaders().forEach((name, values) ->
+                headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>()).addAll(values));
+        return headers;
     }
 
     /** The base URL of Scryfall's API ({@code quarkus.rest-client.scryfall.url}), without a trailing slash. */

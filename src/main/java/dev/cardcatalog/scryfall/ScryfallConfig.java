@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * {@code card-catalog.scryfall.*}: the client's manners and its Retry-After rule (SERVICE.md §3). The base URL is
- * Quarkus's {@code quarkus.rest-client.scryfall.url} (kept as the key operators know); the timeouts are
+ * Quarkus's {@code quarkus.rest-client.scryfall.url}, the REST client's; files and images time out after
  * {@link #connectTimeout()} and {@link #readTimeout()}.
  */
 @ConfigMapping(prefix = "card-catalog.scryfall")
@@ -59,11 +59,11 @@ public interface ScryfallConfig {
     @WithDefault("1s,2s")
     List<Duration> fallbackWaits();
 
-    /** Connect timeout of every Scryfall request: API calls, bulk files and images. */
+    /** Connect timeout of a bulk file or image request (API calls: the REST client's own key). */
     @WithDefault("10s")
     Duration connectTimeout();
 
-    /** Read timeout of every Scryfall request: the longest silence on a connection. */
+    /** Read timeout of a bulk file or image request: the longest silence on its connection. */
     @WithDefault("60s")
     Duration readTimeout();
 
