@@ -1,8 +1,8 @@
 package dev.cardcatalog.art;
 
+import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
-import dev.cardcatalog.platform.TransientFailure;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
@@ -16,17 +16,12 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.InputStream;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import javax.sql.DataSource;
 
 /**
  * The art index for scanners (SERVICE.md §5.8, §5.9), public: which file is current, the file itself (immutable,
@@ -43,13 +38,13 @@ public class ArtIndexResource {
     static final int MAX_BODY_BYTES = 20 * 1024 * 1024;
 
     private final ArtIndexStore store;
-    private final DataSource dataSource;
+    private final ArtworkPrintings catalog;
     private final ImageDecoder decoder;
     private final MatchLimit limit;
 
-    public ArtIndexResource(ArtIndexStore store, DataSource dataSource, MatchLimit limit) {
+    public ArtIndexResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit) {
         this.store = store;
-        this.dataSource = dataSource;
+        this.catalog = catalog;
         this.limit = limit;
         // A photo may be larger than a Scryfall small image, but no larger than the request body limit. It is read
         // at most 1,024 pixels on its longer side, far more than the fingerprint's 17 × 16 grid needs, so an
@@ -188,25 +183,9 @@ public class ArtIndexResource {
 
     private Map<UUID, List<Printing>> printings(List<UUID> artworks) {
         Map<UUID, List<Printing>> printings = new LinkedHashMap<>();
-        if (artworks.isEmpty()) {
-            return printings;
-        }
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement select = connection.prepareStatement("""
-                        SELECT illustration_id, id, name, set_code, collector_number, lang, image_small_uri FROM card
-                        WHERE illustration_id = ANY (?) AND retired_at IS NULL
-                        ORDER BY released_at ASC NULLS LAST, set_code, collector_number, id""")) {
-            select.setArray(1, connection.createArrayOf("uuid", artworks.toArray(UUID[]::new)));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    printings.computeIfAbsent(rows.getObject(1, UUID.class), k -> new ArrayList<>())
-                            .add(new Printing(rows.getObject(2, UUID.class), rows.getString(3), rows.getString(4),
-                                    rows.getString(5), rows.getString(6), rows.getString(7)));
-                }
-            }
-        } catch (SQLException e) {
-            throw new TransientFailure("the printings could not be read: " + e.getMessage(), e);
-        }
+        catalog.printingsOf(artworks).forEach((artwork, rows) -> printings.put(artwork, rows.stream()
+                .map(p -> new Printing(p.id(), p.name(), p.setCode(), p.collectorNumber(), p.lang(), p.imageSmallUri()))
+                .toList()));
         return printings;
     }
 }

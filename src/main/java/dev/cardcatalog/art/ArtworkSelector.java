@@ -1,12 +1,12 @@
 package dev.cardcatalog.art;
 
+import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.platform.TransientFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,19 +15,18 @@ import javax.sql.DataSource;
 
 /**
  * Chooses the artworks of the art index from the catalog (SERVICE.md §5.1, FINGERPRINT.md §1): one per
- * {@code illustration_id}, represented by its <b>oldest</b> English, active printing of kind "card" whose front face
- * has a {@code small} image; ties broken by set code, collector number and id. The catalog holds paper cards only.
- * Printings of kind "card" are those whose layout is not a token, an emblem or an art-series card.
+ * {@code illustration_id}, represented by the printing {@link ArtworkPrintings#representatives()} picks (the catalog
+ * keeps the rules of its table), and reads which artworks are fingerprinted already.
  */
 @ApplicationScoped
 public class ArtworkSelector {
 
-    static final String CARD_KIND = "layout NOT IN ('token', 'double_faced_token', 'emblem', 'art_series')";
-
     private final DataSource dataSource;
+    private final ArtworkPrintings catalog;
 
-    public ArtworkSelector(DataSource dataSource) {
+    public ArtworkSelector(DataSource dataSource, ArtworkPrintings catalog) {
         this.dataSource = dataSource;
+        this.catalog = catalog;
     }
 
     /** The artworks, and how many have no printing with an image. */
@@ -35,32 +34,10 @@ public class ArtworkSelector {
     }
 
     public Selection select() {
-        try (Connection connection = dataSource.getConnection()) {
-            List<Artwork> artworks = new ArrayList<>();
-            try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT DISTINCT ON (illustration_id) illustration_id, id, image_small_uri FROM card"
-                            + " WHERE lang = 'en' AND retired_at IS NULL AND illustration_id IS NOT NULL"
-                            + " AND image_small_uri IS NOT NULL AND " + CARD_KIND
-                            + " ORDER BY illustration_id, released_at ASC NULLS LAST, set_code, collector_number, id")) {
-                try (ResultSet rows = select.executeQuery()) {
-                    while (rows.next()) {
-                        artworks.add(new Artwork(rows.getObject(1, UUID.class), rows.getObject(2, UUID.class),
-                                rows.getString(3)));
-                    }
-                }
-            }
-            long all;
-            try (PreparedStatement count = connection.prepareStatement(
-                    "SELECT count(DISTINCT illustration_id) FROM card WHERE lang = 'en' AND retired_at IS NULL"
-                            + " AND illustration_id IS NOT NULL AND " + CARD_KIND);
-                    ResultSet rows = count.executeQuery()) {
-                rows.next();
-                all = rows.getLong(1);
-            }
-            return new Selection(artworks, all - artworks.size());
-        } catch (SQLException e) {
-            throw new TransientFailure("the artworks could not be read: " + e.getMessage(), e);
-        }
+        ArtworkPrintings.Representatives chosen = catalog.representatives();
+        return new Selection(chosen.artworks().stream()
+                .map(r -> new Artwork(r.illustrationId(), r.cardId(), r.imageSmallUri())).toList(),
+                chosen.withoutImage());
     }
 
     /** The image version each artwork was fingerprinted at with {@code digest}. */
