@@ -181,28 +181,34 @@ public class ArtBuild {
      *
      * @throws ArtIndexIntegrityException naming the counts and the first failed images
      */
+    /** Failed images named in an integrity failure's reason; the run's counts have them all. */
+    private static final int INTEGRITY_IDS_SHOWN = 10;
+
     private void checkIntegrity(int tried, long failed, List<UUID> failedIds, int count) {
         double share = config.maxFailedShare();
         String percent = String.format(Locale.ROOT, "%.4g %%", share * 100).replaceAll("\\.?0+ %", " %");
-        String failures = failed == 0 ? "" : "; first failed images: " + failedList(failed, failedIds);
+        // the index that stays comes before the list of failures, and the list is short, so that the whole reason
+        // fits the 1,000 characters a job's reason keeps (FailureReasons)
+        String failures = failed == 0 ? "" : "; first failed images: "
+                + failedList(failed, failedIds.subList(0, Math.min(INTEGRITY_IDS_SHOWN, failedIds.size())));
         Optional<ArtIndexStore.StoredIndex> current = store.current();
         String kept = current.map(c -> "; the current index " + c.fileName() + " stays")
                 .orElse("; there is still no art index");
         if (failed > share * tried) {
             throw new ArtIndexIntegrityException("the index was not published: " + failed + " of " + tried
                     + " images tried failed, more than the " + percent + " allowed (card-catalog.art.max-failed-share)"
-                    + failures + kept);
+                    + kept + failures);
         }
         if (count == 0) {
             throw new ArtIndexIntegrityException("the index was not published: it would hold 0 artworks ("
-                    + failed + " of " + tried + " images tried failed)" + failures + kept);
+                    + failed + " of " + tried + " images tried failed)" + kept + failures);
         }
         int currentCount = current.map(c -> c.name().count()).orElse(0);
         if (count < currentCount * (1 - share)) {
             throw new ArtIndexIntegrityException("the index was not published: it would hold " + count
                     + " artworks, fewer than the " + currentCount + " of the current index by more than " + percent
                     + " (card-catalog.art.max-failed-share); " + failed + " of " + tried + " images tried failed"
-                    + failures + kept);
+                    + kept + failures);
         }
     }
 

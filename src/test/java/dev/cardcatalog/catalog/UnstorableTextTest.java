@@ -101,10 +101,15 @@ class UnstorableTextTest {
         assertThat(again.getLong("runs[0].counts.seen")).isEqualTo(codePoints.size());
     }
 
+    private static String faridLine;
+
     /** Farid from the sample under a new id, with this name and flavor text (JSON string contents, escapes raw). */
     private static String card(String id, String name, String flavorText) {
-        String farid = ScryfallStandIn.sampleCardLines().stream().filter(l -> l.contains("\"id\":\"" + FARID + "\""))
-                .findFirst().orElseThrow();
+        if (faridLine == null) { // read once: the test makes 2,049 cards of it
+            faridLine = ScryfallStandIn.sampleCardLines().stream()
+                    .filter(l -> l.contains("\"id\":\"" + FARID + "\"")).findFirst().orElseThrow();
+        }
+        String farid = faridLine;
         return farid.replace("\"id\":\"" + FARID + "\"", "\"id\":\"" + id + "\"")
                 .replaceFirst("\"name\":\"[^\"]*\"", java.util.regex.Matcher.quoteReplacement(
                         "\"name\":\"" + name + "\",\"flavor_text\":\"" + flavorText + "\""));
