@@ -9,9 +9,7 @@ WARM_UP=${1:-300}
 MEASURED=${2:-1000}
 mkdir -p target/bench
 # The page asks for a role: build with the embedded users realm on (a build-time switch), the users come below.
-./mvnw -B -q package -DskipTests -Dquarkus.security.users.embedded.enabled=true
-./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt
-CP="target/test-classes:target/classes:$(cat target/bench/classpath.txt)"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+BENCH_BUILD_ARGS=-Dquarkus.security.users.embedded.enabled=true
+source bench/common.sh
 java -cp "$CP" dev.cardcatalog.bench.AdminPageBench "$WARM_UP" "$MEASURED"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -12,13 +12,7 @@ HEAP=${2:-256m}
 LANGUAGES=en,es,fr,de,it,pt,ja,ko,ru,zhs
 FILE=target/bench/all-cards-${CARDS}.jsonl.gz
 
-./mvnw -B -q package -DskipTests
-./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt
-CP="target/test-classes:target/classes:$(cat target/bench/classpath.txt)"
-
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/{print $2}') GiB"
-java -version 2>&1 | head -1
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+source bench/common.sh
 
 if [ ! -f "$FILE" ]; then
   java -cp "$CP" dev.cardcatalog.bench.BulkFileGenerator "$CARDS" "$FILE" 20261130 "$LANGUAGES"

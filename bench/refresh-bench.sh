@@ -10,13 +10,7 @@ ROUNDS=${2:-3}
 HEAP=${3:-256m}
 FILE=target/bench/default-cards-${CARDS}.jsonl.gz
 
-./mvnw -B -q package -DskipTests
-./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt
-CP="target/test-classes:target/classes:$(cat target/bench/classpath.txt)"
-
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/{print $2}') GiB"
-java -version 2>&1 | head -1
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+source bench/common.sh
 
 if [ ! -f "$FILE" ]; then
   java -cp "$CP" dev.cardcatalog.bench.BulkFileGenerator "$CARDS" "$FILE"

@@ -8,8 +8,5 @@ cd "$(dirname "$0")/.."
 COMMANDS=${1:-1000}
 MAX_DELAY=${2:-60}
 mkdir -p target/bench
-./mvnw -B -q package -DskipTests
-./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt
-CP="target/test-classes:target/classes:$(cat target/bench/classpath.txt)"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+source bench/common.sh
 java -cp "$CP" dev.cardcatalog.bench.RelayBench "$COMMANDS" "$MAX_DELAY"
