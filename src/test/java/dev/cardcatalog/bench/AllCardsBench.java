@@ -4,6 +4,7 @@ import dev.cardcatalog.testing.EmbeddedKafkaBroker;
 import dev.cardcatalog.testing.EmbeddedPostgresServer;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ServiceProcess;
+import dev.cardcatalog.testing.TestUsers;
 import dev.cardcatalog.testing.TestData;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
@@ -67,8 +68,8 @@ public final class AllCardsBench {
         Path log = Path.of("target/bench/all-cards-service.log").toAbsolutePath();
         Files.deleteIfExists(log);
         boolean held = true;
-        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config, log,
-                Duration.ofMinutes(3))) {
+        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config,
+                TestUsers.environment(), log, Duration.ofMinutes(3))) {
             System.out.printf("all_cards file %s: %d bytes; languages %s; service pid %d, -Xmx%s%n", file,
                     bulk.length, languages, service.pid(), heap);
             Files.writeString(Path.of("/proc/" + service.pid() + "/clear_refs"), "5");
@@ -107,7 +108,8 @@ public final class AllCardsBench {
     private static String post(ServiceProcess service) throws Exception {
         HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
                 + "/api/refreshes")).POST(HttpRequest.BodyPublishers.ofString("{\"trigger\":\"manual\"}"))
-                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+                .header("Content-Type", "application/json").header("Authorization", TestUsers.OPERATOR_AUTHORIZATION)
+                .build(), HttpResponse.BodyHandlers.ofString());
         if (posted.statusCode() != 202) {
             throw new IllegalStateException("POST /api/refreshes answered " + posted.statusCode() + ": "
                     + posted.body());
@@ -123,7 +125,8 @@ public final class AllCardsBench {
         long deadline = System.nanoTime() + atMost.toNanos();
         int printed = -1;
         while (System.nanoTime() < deadline) {
-            String body = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + jobPath)).build(),
+            String body = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + jobPath))
+                    .header("Authorization", TestUsers.OPERATOR_AUTHORIZATION).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             String state = state(body);
             if (List.of("succeeded", "skipped", "failed", "waiting").contains(state)) {

@@ -4,6 +4,7 @@ import dev.cardcatalog.testing.EmbeddedKafkaBroker;
 import dev.cardcatalog.testing.EmbeddedPostgresServer;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ServiceProcess;
+import dev.cardcatalog.testing.TestUsers;
 import dev.cardcatalog.testing.TestData;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -74,8 +75,8 @@ public final class LookupBench {
         Files.deleteIfExists(log);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .executor(Executors.newFixedThreadPool(4)).connectTimeout(Duration.ofSeconds(5)).build();
-        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config, log,
-                Duration.ofMinutes(3))) {
+        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config,
+                TestUsers.environment(), log, Duration.ofMinutes(3))) {
             String base = service.baseUrl();
             refresh(http, base);
             List<String[]> cards = sample(postgres, 5_000);
@@ -179,13 +180,15 @@ public final class LookupBench {
         long start = System.nanoTime();
         HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(base + "/api/refreshes"))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"trigger\":\"manual\"}"))
-                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+                .header("Content-Type", "application/json").header("Authorization", TestUsers.OPERATOR_AUTHORIZATION)
+                .build(), HttpResponse.BodyHandlers.ofString());
         if (posted.statusCode() != 202) {
             throw new IllegalStateException("POST /api/refreshes answered " + posted.statusCode());
         }
         String job = URI.create(posted.headers().firstValue("Location").orElseThrow()).getPath();
         while (true) {
-            String body = http.send(HttpRequest.newBuilder(URI.create(base + job)).build(),
+            String body = http.send(HttpRequest.newBuilder(URI.create(base + job))
+                    .header("Authorization", TestUsers.OPERATOR_AUTHORIZATION).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             Matcher state = STATE.matcher(body);
             if (state.find() && List.of("succeeded", "skipped", "failed").contains(state.group(1))) {

@@ -43,9 +43,7 @@ public final class RefreshBench {
     private static final Pattern STATE = Pattern.compile("\"state\":\"([a-z]+)\"");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    /** The test operator's HTTP Basic credentials. */
-    private static final String OPERATOR = "Basic " + java.util.Base64.getEncoder().encodeToString(
-            (TestUsers.OPERATOR + ":" + TestUsers.OPERATOR_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    private static final String OPERATOR = TestUsers.OPERATOR_AUTHORIZATION;
 
     private RefreshBench() {
     }

@@ -16,6 +16,9 @@ public final class TestUsers {
     public static final String OPERATOR_PASSWORD = "operator-test-password";
     public static final String VIEWER = "viewer";
     public static final String VIEWER_PASSWORD = "viewer-test-password";
+    /** The operator's {@code Authorization} header value (HTTP Basic), for plain HTTP clients. */
+    public static final String OPERATOR_AUTHORIZATION = "Basic " + java.util.Base64.getEncoder().encodeToString(
+            (OPERATOR + ":" + OPERATOR_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
     private TestUsers() {
     }
