@@ -106,15 +106,7 @@ public final class AllCardsBench {
     }
 
     private static String post(ServiceProcess service) throws Exception {
-        HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
-                + "/api/refreshes")).POST(HttpRequest.BodyPublishers.ofString("{\"trigger\":\"manual\"}"))
-                .header("Content-Type", "application/json").header("Authorization", TestUsers.OPERATOR_AUTHORIZATION)
-                .build(), HttpResponse.BodyHandlers.ofString());
-        if (posted.statusCode() != 202) {
-            throw new IllegalStateException("POST /api/refreshes answered " + posted.statusCode() + ": "
-                    + posted.body());
-        }
-        return URI.create(posted.headers().firstValue("Location").orElseThrow()).getPath();
+        return BenchRefreshes.start(HTTP, service.baseUrl());
     }
 
     /**

@@ -30,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 
@@ -50,7 +49,6 @@ import org.HdrHistogram.Histogram;
  */
 public final class LookupBench {
 
-    private static final Pattern STATE = Pattern.compile("\"state\":\"([a-z]+)\"");
 
     private LookupBench() {
     }
@@ -178,27 +176,7 @@ public final class LookupBench {
 
     private static void refresh(HttpClient http, String base) throws Exception {
         long start = System.nanoTime();
-        HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(base + "/api/refreshes"))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"trigger\":\"manual\"}"))
-                .header("Content-Type", "application/json").header("Authorization", TestUsers.OPERATOR_AUTHORIZATION)
-                .build(), HttpResponse.BodyHandlers.ofString());
-        if (posted.statusCode() != 202) {
-            throw new IllegalStateException("POST /api/refreshes answered " + posted.statusCode());
-        }
-        String job = URI.create(posted.headers().firstValue("Location").orElseThrow()).getPath();
-        while (true) {
-            String body = http.send(HttpRequest.newBuilder(URI.create(base + job))
-                    .header("Authorization", TestUsers.OPERATOR_AUTHORIZATION).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            Matcher state = STATE.matcher(body);
-            if (state.find() && List.of("succeeded", "skipped", "failed").contains(state.group(1))) {
-                if (!state.group(1).equals("succeeded")) {
-                    throw new IllegalStateException("the refresh did not apply: " + body);
-                }
-                break;
-            }
-            Thread.sleep(200);
-        }
+        BenchRefreshes.awaitSucceeded(http, base, BenchRefreshes.start(http, base), Duration.ofMillis(200));
         System.out.printf("refreshed in %.1f s%n", (System.nanoTime() - start) / 1e9);
     }
 

@@ -7,10 +7,7 @@ import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestUsers;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -40,10 +37,7 @@ import java.util.regex.Pattern;
  */
 public final class RefreshBench {
 
-    private static final Pattern STATE = Pattern.compile("\"state\":\"([a-z]+)\"");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-
-    private static final String OPERATOR = TestUsers.OPERATOR_AUTHORIZATION;
 
     private RefreshBench() {
     }
@@ -114,29 +108,8 @@ public final class RefreshBench {
         double postgresCpuBefore = treeCpuSeconds(postmaster);
         resetPeakRss(service.pid());
         long start = System.nanoTime();
-        HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
-                + "/api/refreshes")).POST(HttpRequest.BodyPublishers.ofString("{\"trigger\":\"manual\"}"))
-                .header("Content-Type", "application/json").header("Authorization", OPERATOR).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (posted.statusCode() != 202) {
-            throw new IllegalStateException("POST /api/refreshes answered " + posted.statusCode() + ": "
-                    + posted.body());
-        }
-        String location = posted.headers().firstValue("Location").orElseThrow();
-        String jobPath = URI.create(location).getPath();
-        String body;
-        while (true) {
-            body = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + jobPath))
-                    .header("Authorization", OPERATOR).build(), HttpResponse.BodyHandlers.ofString()).body();
-            Matcher state = STATE.matcher(body);
-            if (state.find() && List.of("succeeded", "skipped", "failed").contains(state.group(1))) {
-                if (!state.group(1).equals("succeeded")) {
-                    throw new IllegalStateException("the refresh did not apply: " + body);
-                }
-                break;
-            }
-            Thread.sleep(50);
-        }
+        String body = BenchRefreshes.awaitSucceeded(HTTP, service.baseUrl(),
+                BenchRefreshes.start(HTTP, service.baseUrl()), Duration.ofMillis(50));
         double seconds = (System.nanoTime() - start) / 1e9;
         Matcher counts = Pattern.compile("\"counts\":(\\{[^}]*})").matcher(body);
         Measure measure = new Measure(seconds, peakRssKb(service.pid()), counts.find() ? counts.group(1) : "");
