@@ -30,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 
 /**
