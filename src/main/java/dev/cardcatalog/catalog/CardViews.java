@@ -1,8 +1,10 @@
 package dev.cardcatalog.catalog;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.vertx.mutiny.sqlclient.Row;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -19,10 +21,6 @@ public final class CardViews {
             String collectorNumber, LocalDate releasedAt, UUID illustrationId, String imageSmallUri,
             Instant retiredAt) {
 
-        static CardSummary of(Card card) {
-            return new CardSummary(card.id, card.oracleId, card.name, card.lang, card.layout, card.setCode,
-                    card.collectorNumber, card.releasedAt, card.illustrationId, card.imageSmallUri, card.retiredAt);
-        }
     }
 
     /**
@@ -34,10 +32,22 @@ public final class CardViews {
             Instant firstSeenAt, Instant updatedAt, Instant retiredAt,
             @JsonRawValue @Schema(type = SchemaType.OBJECT, description = "Scryfall's card object") String scryfall) {
 
-        static CardDetail of(Card card) {
-            return new CardDetail(card.id, card.oracleId, card.name, card.lang, card.layout, card.setCode,
-                    card.collectorNumber, card.releasedAt, card.illustrationId, card.imageSmallUri,
-                    card.firstSeenAt, card.updatedAt, card.retiredAt, CardObjects.text(card.scryfall));
+        /** The columns {@link #of(Row)} reads, for a {@code SELECT} from {@code card}. */
+        static final String COLUMNS = "id, oracle_id, name, lang, layout, set_code, collector_number, released_at, "
+                + "illustration_id, image_small_uri, first_seen_at, updated_at, retired_at, scryfall";
+
+        /** The card in {@code row}, a row of {@link #COLUMNS}; its object decompressed ({@link CardObjects}). */
+        static CardDetail of(Row row) {
+            return new CardDetail(row.getUUID("id"), row.getUUID("oracle_id"), row.getString("name"),
+                    row.getString("lang"), row.getString("layout"), row.getString("set_code"),
+                    row.getString("collector_number"), row.getLocalDate("released_at"),
+                    row.getUUID("illustration_id"), row.getString("image_small_uri"),
+                    instant(row.getOffsetDateTime("first_seen_at")), instant(row.getOffsetDateTime("updated_at")),
+                    instant(row.getOffsetDateTime("retired_at")), CardObjects.text(row.getBuffer("scryfall").getBytes()));
+        }
+
+        private static Instant instant(OffsetDateTime time) {
+            return time == null ? null : time.toInstant();
         }
     }
 

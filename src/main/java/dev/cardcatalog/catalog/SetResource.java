@@ -4,6 +4,8 @@ import dev.cardcatalog.platform.ProblemException;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -18,11 +20,17 @@ import java.util.Locale;
 @PermitAll
 @Path("/api/sets")
 @Produces(MediaType.APPLICATION_JSON)
-@WithSession
 public class SetResource {
+
+    private final Pool pool;
+
+    public SetResource(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Every set, newest first. */
     @GET
+    @WithSession
     public Uni<List<CardViews.SetView>> list() {
         return CardSet.<CardSet>listAll(Sort.by("releasedAt", Sort.Direction.Descending).and("code"))
                 .map(sets -> sets.stream().map(CardViews.SetView::of).toList());
@@ -31,6 +39,7 @@ public class SetResource {
     /** One set by its code; 404 when unknown. */
     @GET
     @Path("{code}")
+    @WithSession
     public Uni<CardViews.SetView> get(@PathParam("code") String code) {
         return CardSet.<CardSet>find("code", code.toLowerCase(Locale.ROOT)).firstResult().map(set -> {
             if (set == null) {
@@ -42,9 +51,11 @@ public class SetResource {
 
     /**
      * The card printed in set {@code code} with collector number {@code number} (as printed: {@code 96},
-     * {@code 15★}, {@code MM2-42}), in {@code lang} (default {@code en}); 404 when there is none.
+     * {@code 15★}, {@code MM2-42}), in {@code lang} (default {@code en}); 404 when there is none. An active card
+     * before a retired one.
      */
     @GET
+    // one prepared statement on the pool, as CardResource#get
     @Path("{code}/cards/{number}")
     public Uni<CardViews.CardDetail> card(@PathParam("code") String code, @PathParam("number") String number,
             @QueryParam("lang") String lang) {
@@ -52,13 +63,15 @@ public class SetResource {
         ProblemException.text("number", number);
         lang = ProblemException.text("lang", lang);
         String language = lang == null ? "en" : lang.toLowerCase(Locale.ROOT);
-        return Card.<Card>find("setCode = ?1 and collectorNumber = ?2 and lang = ?3",
-                code.toLowerCase(Locale.ROOT), number, language).firstResult().map(card -> {
-                    if (card == null) {
+        return pool.preparedQuery("SELECT " + CardViews.CardDetail.COLUMNS
+                        + " FROM card WHERE set_code = $1 AND collector_number = $2 AND lang = $3 "
+                        + "ORDER BY retired_at IS NOT NULL, id LIMIT 1")
+                .execute(Tuple.of(code.toLowerCase(Locale.ROOT), number, language)).map(rows -> {
+                    if (rows.size() == 0) {
                         throw ProblemException.notFound("The catalog has no card " + code + " " + number + " in "
                                 + language + ".");
                     }
-                    return CardViews.CardDetail.of(card);
+                    return CardViews.CardDetail.of(rows.iterator().next());
                 });
     }
 }
