@@ -2,7 +2,6 @@ package dev.cardcatalog.catalog;
 
 import dev.cardcatalog.platform.Paging;
 import dev.cardcatalog.platform.ProblemException;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -15,8 +14,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -33,23 +34,26 @@ public class CardResource {
             + "released_at, illustration_id, image_small_uri";
 
     private final Pool pool;
+    private final NameIndex nameIndex;
 
-    public CardResource(Pool pool) {
+    public CardResource(Pool pool, NameIndex nameIndex) {
         this.pool = pool;
+        this.nameIndex = nameIndex;
     }
 
     /** A card with Scryfall's whole card object; 404 when the catalog has no such card. */
     @GET
     @Path("{id}")
-    @WithSession
+    // one prepared statement on the pool: no Hibernate session or entity for a read of one row
     public Uni<CardViews.CardDetail> get(@PathParam("id") String id) {
         UUID cardId = uuid(id);
-        return Card.<Card>findById(cardId).map(card -> {
-            if (card == null) {
-                throw ProblemException.notFound("The catalog has no card " + id + ".");
-            }
-            return CardViews.CardDetail.of(card);
-        });
+        return pool.preparedQuery("SELECT " + CardViews.CardDetail.COLUMNS + " FROM card WHERE id = $1")
+                .execute(Tuple.of(cardId)).map(rows -> {
+                    if (rows.size() == 0) {
+                        throw ProblemException.notFound("The catalog has no card " + id + ".");
+                    }
+                    return CardViews.CardDetail.of(rows.iterator().next());
+                });
     }
 
     /**
@@ -82,23 +86,66 @@ public class CardResource {
         if (!bySet && collectorNumber != null) {
             throw ProblemException.badRequest("set", "collector_number needs set.");
         }
+        String key = byName ? CardMapper.searchKey(name) : null;
+        String language = lang == null ? null : lang.toLowerCase(Locale.ROOT);
+        if (bySet) {
+            return inSql(key, set.toLowerCase(Locale.ROOT), collectorNumber, language, paging);
+        }
+        // by name alone: this replica's name index when it shows the table as it is now, else SQL
+        return pool.query("SELECT changes FROM card_change").execute().chain(changes -> nameIndex
+                .at(changes.iterator().next().getLong(0))
+                .map(snapshot -> fromIndex(snapshot, key, language, paging))
+                .orElseGet(() -> inSql(key, null, null, language, paging)));
+    }
+
+    /** A page found through the name index: the matches' ids there, their rows from the table. */
+    private Uni<CardViews.CardPage> fromIndex(NameIndex.Snapshot snapshot, String key, String lang, Paging paging) {
+        NameIndex.Matches matches = NameIndex.find(snapshot, key, lang, paging.offset(), paging.size(), MAX_TOTAL + 1);
+        if (matches.ids().isEmpty()) {
+            return Uni.createFrom().item(page(List.of(), paging, matches.total()));
+        }
+        return pool.preparedQuery("SELECT " + SUMMARY_COLUMNS + " FROM card WHERE id = ANY ($1)")
+                .execute(Tuple.of(matches.ids().toArray(UUID[]::new))).map(rows -> {
+                    Map<UUID, CardViews.CardSummary> byId = new HashMap<>();
+                    for (Row row : rows) {
+                        CardViews.CardSummary card = summary(row);
+                        byId.put(card.id(), card);
+                    }
+                    List<CardViews.CardSummary> items = new ArrayList<>(byId.size());
+                    for (UUID id : matches.ids()) {
+                        // a card deleted since the count was read is left out
+                        CardViews.CardSummary card = byId.get(id);
+                        if (card != null) {
+                            items.add(card);
+                        }
+                    }
+                    return page(items, paging, matches.total());
+                });
+    }
+
+    /**
+     * A page found in SQL: the name through the trigram index (migration V8), the set through its index; the count
+     * capped by a {@code LIMIT}. {@code key} is a search key ({@link CardMapper#searchKey}); {@code set} and
+     * {@code lang} lower case; each null when not asked for.
+     */
+    Uni<CardViews.CardPage> inSql(String key, String set, String collectorNumber, String lang, Paging paging) {
         StringBuilder where = new StringBuilder("retired_at IS NULL");
         List<Object> parameters = new ArrayList<>();
-        if (byName) {
+        if (key != null) {
             // a trigram index (migration V8) answers patterns of 3 characters or more
-            parameters.add("%" + escapeLike(CardMapper.searchKey(name.trim())) + "%");
+            parameters.add("%" + escapeLike(key) + "%");
             where.append(" AND search_names LIKE $").append(parameters.size()).append(" ESCAPE '\\'");
         }
-        if (bySet) {
-            parameters.add(set.trim().toLowerCase(Locale.ROOT));
+        if (set != null) {
+            parameters.add(set);
             where.append(" AND set_code = $").append(parameters.size());
             if (collectorNumber != null) {
-                parameters.add(collectorNumber.trim());
+                parameters.add(collectorNumber);
                 where.append(" AND collector_number = $").append(parameters.size());
             }
         }
         if (lang != null) {
-            parameters.add(lang.trim().toLowerCase(Locale.ROOT));
+            parameters.add(lang);
             where.append(" AND lang = $").append(parameters.size());
         }
         Tuple arguments = Tuple.from(parameters);
@@ -113,10 +160,14 @@ public class CardResource {
                 for (Row row : rows) {
                     items.add(summary(row));
                 }
-                return new CardViews.CardPage(items, paging.page(), paging.size(), Math.min(total, MAX_TOTAL),
-                        total > MAX_TOTAL);
+                return page(items, paging, total);
             });
         });
+    }
+
+    private static CardViews.CardPage page(List<CardViews.CardSummary> items, Paging paging, long total) {
+        return new CardViews.CardPage(items, paging.page(), paging.size(), Math.min(total, MAX_TOTAL),
+                total > MAX_TOTAL);
     }
 
     private static CardViews.CardSummary summary(Row row) {

@@ -2,6 +2,7 @@ package dev.cardcatalog.catalog;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 import java.util.List;
 
 /** {@code card-catalog.catalog.*}: what the refresh keeps and how it writes (SERVICE.md §4). */
@@ -18,6 +19,20 @@ public interface CatalogConfig {
     /** Cards written per batch (one short transaction each). */
     @WithDefault("1000")
     int batchSize();
+
+    /**
+     * The least time between two starts of a rebuild of a replica's name index ({@link NameIndex}), a Duration; while
+     * the catalog changes (a refresh) name searches run in SQL and the index is read again at most this often.
+     */
+    @WithDefault("5s")
+    Duration nameIndexSpacing();
+
+    /**
+     * The most active cards a replica indexes by name in memory ({@link NameIndex}, about 100 bytes a card); with
+     * more, name searches run in SQL through the trigram index.
+     */
+    @WithDefault("1000000")
+    int nameIndexMaxCards();
 
     /** Bulk files kept in {@code <data dir>/bulk}, newest first. */
     @WithDefault("2")

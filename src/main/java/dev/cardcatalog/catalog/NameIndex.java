@@ -1,0 +1,251 @@
+package dev.cardcatalog.catalog;
+
+import io.quarkus.logging.Log;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+
+/**
+ * This replica's in-memory index of the active cards' {@code search_names}, in the list's order (name, newest
+ * printing first, id), for {@code GET /api/cards?name=} (issue 11). A search walks one string of every name with
+ * {@link String#indexOf(String, int)} and stops once it has the page and {@value CardResource#MAX_TOTAL} + 1
+ * matches; PostgreSQL then reads only the page's rows, by id. Through the trigram index every match had to be read
+ * and sorted, which a common word (thousands of matches) made too slow for 200 searches a second on two cores.
+ *
+ * <p>It is a cache of the {@code card} table, never a second source: it records the count in {@code card_change}
+ * (migration V11, bumped by every statement that changes {@code card}) at which it was read, and a search uses it
+ * only while that count is unchanged; otherwise the search runs in SQL, as before, and a rebuild starts in the
+ * background, at most one at a time and one per {@code card-catalog.catalog.name-index-spacing}. During a refresh
+ * searches therefore run in SQL, and the index catches up after it.
+ *
+ * <p>Memory: about 40 bytes a card plus its {@code search_names} (1 byte a character while every name is Latin-1,
+ * else 2), about 6 MB for 104,000 cards; twice that while a rebuild replaces it. A catalog of more than
+ * {@code card-catalog.catalog.name-index-max-cards} active cards is not indexed (searches stay in SQL).
+ */
+@ApplicationScoped
+public class NameIndex {
+
+    /** Between two cards' names in {@link Snapshot#names}; a search key never holds it (control characters are refused). */
+    private static final char SEPARATOR = '\n';
+    private static final int FETCH_SIZE = 10_000;
+
+    /**
+     * One reading of the table.
+     *
+     * @param changes the {@code card_change} count the rows were read at
+     * @param names   every active card's {@code search_names}, in list order, each followed by {@link #SEPARATOR}
+     * @param starts  where each card's names start in {@code names}, ascending
+     * @param ids     each card's id
+     * @param langs   each card's {@code lang}, as an index into {@code languages}
+     */
+    record Snapshot(long changes, String names, int[] starts, UUID[] ids, byte[] langs, List<String> languages) {
+
+        int cards() {
+            return starts.length;
+        }
+    }
+
+    /**
+     * The cards on one page of a search, and how many match.
+     *
+     * @param ids   the page's card ids, in list order
+     * @param total the matches counted, at most {@code countLimit} (the page's end past it counts that far)
+     */
+    record Matches(List<UUID> ids, long total) {
+    }
+
+    private final DataSource dataSource;
+    private final CatalogConfig config;
+    private final Clock clock;
+    private final ExecutorService rebuilder = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "name-index-rebuild");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicBoolean rebuilding = new AtomicBoolean();
+    private volatile Snapshot snapshot;
+    private volatile Instant lastRebuild = Instant.MIN;
+    /** The count at which the catalog was too large to index, so that it is not read again until it changes. */
+    private volatile long tooLargeAt = -1;
+
+    public NameIndex(DataSource dataSource, CatalogConfig config, Clock clock) {
+        this.dataSource = dataSource;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /**
+     * The index when it was read at {@code changes}, the current {@code card_change} count; otherwise empty, and a
+     * rebuild is started when none runs and the last started at least the spacing ago.
+     */
+    Optional<Snapshot> at(long changes) {
+        Snapshot current = snapshot;
+        if (current != null && current.changes() == changes) {
+            return Optional.of(current);
+        }
+        if (changes != tooLargeAt && clock.instant().isAfter(lastRebuild.plus(spacing()))
+                && rebuilding.compareAndSet(false, true)) {
+            lastRebuild = clock.instant();
+            rebuilder.execute(() -> {
+                try {
+                    rebuild();
+                } catch (SQLException | RuntimeException e) {
+                    Log.warnf("the name index could not be rebuilt (%s); name searches run in SQL", e.getMessage());
+                } finally {
+                    rebuilding.set(false);
+                }
+            });
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Reads the active cards' names, in list order, and the {@code card_change} count, in one snapshot of the
+     * database, and makes that the index.
+     *
+     * @throws SQLException if the database cannot be read
+     */
+    void rebuild() throws SQLException {
+        int maxCards = config.nameIndexMaxCards();
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            connection.setReadOnly(true);
+            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                long changes;
+                try (PreparedStatement select = connection.prepareStatement("SELECT changes FROM card_change");
+                        ResultSet row = select.executeQuery()) {
+                    row.next();
+                    changes = row.getLong(1);
+                }
+                StringBuilder names = new StringBuilder();
+                int[] starts = new int[1024];
+                UUID[] ids = new UUID[1024];
+                byte[] langs = new byte[1024];
+                Map<String, Byte> languageIndex = new HashMap<>();
+                List<String> languages = new ArrayList<>();
+                int cards = 0;
+                try (PreparedStatement select = connection.prepareStatement(
+                        "SELECT id, search_names, lang FROM card WHERE retired_at IS NULL "
+                                + "ORDER BY name, released_at DESC, id")) {
+                    select.setFetchSize(FETCH_SIZE);
+                    try (ResultSet rows = select.executeQuery()) {
+                        while (rows.next()) {
+                            if (cards == maxCards) {
+                                tooLargeAt = changes;
+                                snapshot = null;
+                                Log.infof("the catalog has more than %d active cards: name searches run in SQL",
+                                        maxCards);
+                                return;
+                            }
+                            if (cards == starts.length) {
+                                int grown = cards * 2;
+                                starts = Arrays.copyOf(starts, grown);
+                                ids = Arrays.copyOf(ids, grown);
+                                langs = Arrays.copyOf(langs, grown);
+                            }
+                            starts[cards] = names.length();
+                            names.append(rows.getString(2)).append(SEPARATOR);
+                            ids[cards] = rows.getObject(1, UUID.class);
+                            String lang = rows.getString(3);
+                            Byte index = languageIndex.get(lang);
+                            if (index == null) {
+                                if (languages.size() == Byte.MAX_VALUE) {
+                                    throw new IllegalStateException("more than 127 languages in the catalog");
+                                }
+                                index = (byte) languages.size();
+                                languageIndex.put(lang, index);
+                                languages.add(lang);
+                            }
+                            langs[cards] = index;
+                            cards++;
+                        }
+                    }
+                }
+                snapshot = new Snapshot(changes, names.toString(), Arrays.copyOf(starts, cards),
+                        Arrays.copyOf(ids, cards), Arrays.copyOf(langs, cards), List.copyOf(languages));
+                Log.debugf("name index: %d cards at change %d", cards, changes);
+            } finally {
+                connection.rollback();
+            }
+        }
+    }
+
+    /**
+     * The cards of {@code snapshot} whose names hold {@code key}, as {@code search_names LIKE '%key%'} would find
+     * them, in list order.
+     *
+     * @param key        a search key ({@link CardMapper#searchKey}), without control characters
+     * @param lang       a language code, or null for all
+     * @param offset     matches skipped before the page
+     * @param size       the page's size
+     * @param countLimit matches counted at most, unless the page ends past it
+     */
+    static Matches find(Snapshot snapshot, String key, String lang, long offset, int size, long countLimit) {
+        int language = -1;
+        if (lang != null) {
+            language = snapshot.languages().indexOf(lang);
+            if (language < 0) {
+                return new Matches(List.of(), 0);
+            }
+        }
+        String names = snapshot.names();
+        int[] starts = snapshot.starts();
+        List<UUID> page = new ArrayList<>(size);
+        long end = offset + size;
+        long matched = 0;
+        int from = 0;
+        while (matched < Math.max(countLimit, end)) {
+            int at = names.indexOf(key, from);
+            if (at < 0 || at >= names.length()) {
+                break;
+            }
+            int card = cardAt(starts, at);
+            if (card + 1 < starts.length) {
+                from = starts[card + 1];
+            } else {
+                from = names.length();
+            }
+            if (language >= 0 && snapshot.langs()[card] != language) {
+                continue;
+            }
+            if (matched >= offset && matched < end) {
+                page.add(snapshot.ids()[card]);
+            }
+            matched++;
+        }
+        return new Matches(page, matched);
+    }
+
+    /** The card whose names hold position {@code at}: the last start at or before it. */
+    private static int cardAt(int[] starts, int at) {
+        int found = Arrays.binarySearch(starts, at);
+        return found >= 0 ? found : -found - 2;
+    }
+
+    private Duration spacing() {
+        return config.nameIndexSpacing();
+    }
+
+    @PreDestroy
+    void stop() {
+        rebuilder.shutdownNow();
+    }
+}
