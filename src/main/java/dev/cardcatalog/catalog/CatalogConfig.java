@@ -21,11 +21,11 @@ public interface CatalogConfig {
     int batchSize();
 
     /**
-     * The least time between two starts of a rebuild of a replica's name index ({@link NameIndex}), a Duration; while
-     * the catalog changes (a refresh) name searches run in SQL and the index is read again at most this often.
+     * How often a replica checks whether {@code card} changed, a Duration ({@link NameIndex}); it reads its name
+     * index again once the table has stayed unchanged for this long. Name searches run in SQL until then.
      */
     @WithDefault("5s")
-    Duration nameIndexSpacing();
+    Duration nameIndexPollInterval();
 
     /**
      * The most active cards a replica indexes by name in memory ({@link NameIndex}, about 100 bytes a card); with

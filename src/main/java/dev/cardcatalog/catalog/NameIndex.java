@@ -1,15 +1,14 @@
 package dev.cardcatalog.catalog;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
-import jakarta.annotation.PreDestroy;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,9 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
 /**
@@ -31,13 +27,16 @@ import javax.sql.DataSource;
  *
  * <p>It is a cache of the {@code card} table, never a second source: it records the count in {@code card_change}
  * (migration V11, bumped by every statement that changes {@code card}) at which it was read, and a search uses it
- * only while that count is unchanged; otherwise the search runs in SQL, as before, and a rebuild starts in the
- * background, at most one at a time and one per {@code card-catalog.catalog.name-index-spacing}. During a refresh
- * searches therefore run in SQL, and the index catches up after it.
+ * only while that count is unchanged; otherwise the search runs in SQL, as before. Every
+ * {@code card-catalog.catalog.name-index-poll-interval} the replica reads the count, and reads the index again once
+ * the table has stayed unchanged for one interval: during a refresh searches run in SQL, and the index catches up
+ * an interval or two after it.
  *
  * <p>Memory: about 40 bytes a card plus its {@code search_names} (1 byte a character while every name is Latin-1,
  * else 2), about 6 MB for 104,000 cards; twice that while a rebuild replaces it. A catalog of more than
  * {@code card-catalog.catalog.name-index-max-cards} active cards is not indexed (searches stay in SQL).
+ *
+ * <p>Metric: {@code catalog.name.index.cards} (gauge), the active cards the index holds, -1 while there is none.
  */
 @ApplicationScoped
 public class NameIndex {
@@ -73,47 +72,42 @@ public class NameIndex {
 
     private final DataSource dataSource;
     private final CatalogConfig config;
-    private final Clock clock;
-    private final ExecutorService rebuilder = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "name-index-rebuild");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final AtomicBoolean rebuilding = new AtomicBoolean();
     private volatile Snapshot snapshot;
-    private volatile Instant lastRebuild = Instant.MIN;
-    /** The count at which the catalog was too large to index, so that it is not read again until it changes. */
-    private volatile long tooLargeAt = -1;
+    /** The {@code card_change} count the last poll read; -1 before the first. */
+    private long seen = -1;
 
-    public NameIndex(DataSource dataSource, CatalogConfig config, Clock clock) {
+    public NameIndex(DataSource dataSource, CatalogConfig config, MeterRegistry metrics) {
         this.dataSource = dataSource;
         this.config = config;
-        this.clock = clock;
+        Gauge.builder("catalog.name.index.cards", this, index -> {
+            Snapshot current = index.snapshot;
+            return current == null ? -1 : current.cards();
+        }).description("Active cards in this replica's name index; -1 while it has none").register(metrics);
+    }
+
+    /** The index when it was read at {@code changes}, the current {@code card_change} count; otherwise empty. */
+    Optional<Snapshot> at(long changes) {
+        Snapshot current = snapshot;
+        return current != null && current.changes() == changes ? Optional.of(current) : Optional.empty();
     }
 
     /**
-     * The index when it was read at {@code changes}, the current {@code card_change} count; otherwise empty, and a
-     * rebuild is started when none runs and the last started at least the spacing ago.
+     * Reads the index again when the table changed and has then stayed as it is for one poll interval (so not
+     * after every batch of a refresh), or at once when there is none yet.
      */
-    Optional<Snapshot> at(long changes) {
-        Snapshot current = snapshot;
-        if (current != null && current.changes() == changes) {
-            return Optional.of(current);
+    @Scheduled(every = "${card-catalog.catalog.name-index-poll-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void poll() {
+        try {
+            long changes = changes();
+            Snapshot current = snapshot;
+            if (current == null || current.changes() != changes && changes == seen) {
+                rebuild();
+            }
+            seen = changes;
+        } catch (SQLException | RuntimeException e) {
+            Log.warnf("the name index could not be read (%s); name searches run in SQL", e.getMessage());
         }
-        if (changes != tooLargeAt && clock.instant().isAfter(lastRebuild.plus(spacing()))
-                && rebuilding.compareAndSet(false, true)) {
-            lastRebuild = clock.instant();
-            rebuilder.execute(() -> {
-                try {
-                    rebuild();
-                } catch (SQLException | RuntimeException e) {
-                    Log.warnf("the name index could not be rebuilt (%s); name searches run in SQL", e.getMessage());
-                } finally {
-                    rebuilding.set(false);
-                }
-            });
-        }
-        return Optional.empty();
     }
 
     /**
@@ -124,16 +118,16 @@ public class NameIndex {
      */
     void rebuild() throws SQLException {
         int maxCards = config.nameIndexMaxCards();
+        long start = System.nanoTime();
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            connection.setReadOnly(true);
+            // one snapshot for the count and the rows (the pool restores the connection's settings when it is closed)
             connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try {
-                long changes;
-                try (PreparedStatement select = connection.prepareStatement("SELECT changes FROM card_change");
-                        ResultSet row = select.executeQuery()) {
-                    row.next();
-                    changes = row.getLong(1);
+                long changes = changes(connection);
+                try (PreparedStatement sortMemory = connection.prepareStatement("SET LOCAL work_mem = '64MB'")) {
+                    // the sort below in memory, not in temporary files
+                    sortMemory.execute();
                 }
                 StringBuilder names = new StringBuilder();
                 int[] starts = new int[1024];
@@ -149,7 +143,6 @@ public class NameIndex {
                     try (ResultSet rows = select.executeQuery()) {
                         while (rows.next()) {
                             if (cards == maxCards) {
-                                tooLargeAt = changes;
                                 snapshot = null;
                                 Log.infof("the catalog has more than %d active cards: name searches run in SQL",
                                         maxCards);
@@ -181,7 +174,8 @@ public class NameIndex {
                 }
                 snapshot = new Snapshot(changes, names.toString(), Arrays.copyOf(starts, cards),
                         Arrays.copyOf(ids, cards), Arrays.copyOf(langs, cards), List.copyOf(languages));
-                Log.debugf("name index: %d cards at change %d", cards, changes);
+                Log.infof("name index: %d active cards read in %d ms (card change %d)", cards,
+                        (System.nanoTime() - start) / 1_000_000, changes);
             } finally {
                 connection.rollback();
             }
@@ -240,12 +234,17 @@ public class NameIndex {
         return found >= 0 ? found : -found - 2;
     }
 
-    private Duration spacing() {
-        return config.nameIndexSpacing();
+    private long changes() throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            return changes(connection);
+        }
     }
 
-    @PreDestroy
-    void stop() {
-        rebuilder.shutdownNow();
+    private static long changes(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT changes FROM card_change");
+                ResultSet row = select.executeQuery()) {
+            row.next();
+            return row.getLong(1);
+        }
     }
 }
