@@ -36,7 +36,8 @@ import javax.sql.DataSource;
  * else 2), about 6 MB for 104,000 cards; twice that while a rebuild replaces it. A catalog of more than
  * {@code card-catalog.catalog.name-index-max-cards} active cards is not indexed (searches stay in SQL).
  *
- * <p>Metric: {@code catalog.name.index.cards} (gauge), the active cards the index holds, -1 while there is none.
+ * <p>Metrics (gauges): {@code catalog.name.index.cards}, the active cards the index holds, and
+ * {@code catalog.name.index.changes}, the {@code card_change} count it was read at; both -1 while there is none.
  */
 @ApplicationScoped
 public class NameIndex {
@@ -83,6 +84,11 @@ public class NameIndex {
             Snapshot current = index.snapshot;
             return current == null ? -1 : current.cards();
         }).description("Active cards in this replica's name index; -1 while it has none").register(metrics);
+        Gauge.builder("catalog.name.index.changes", this, index -> {
+            Snapshot current = index.snapshot;
+            return current == null ? -1 : current.changes();
+        }).description("The card_change count this replica's name index was read at; -1 while it has none; the "
+                + "index answers while it equals the table's").register(metrics);
     }
 
     /** The index when it was read at {@code changes}, the current {@code card_change} count; otherwise empty. */

@@ -1,10 +1,16 @@
 package dev.cardcatalog.bench;
 
+import dev.cardcatalog.testing.EmbeddedPostgresServer;
+import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestUsers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -49,6 +55,38 @@ final class BenchRefreshes {
                 return body;
             }
             Thread.sleep(poll.toMillis());
+        }
+    }
+
+    /**
+     * Waits until the service's name index was read at the table's current {@code card_change} count (the gauge
+     * {@code catalog.name.index.changes}), so that its reading, once the table is quiet after a refresh, does not
+     * fall inside the next measurement; fails after 2 minutes.
+     *
+     * @return how long it waited, in seconds
+     */
+    static double awaitNameIndex(HttpClient http, ServiceProcess service, EmbeddedPostgresServer postgres)
+            throws Exception {
+        long start = System.nanoTime();
+        String gauge = "catalog_name_index_changes ";
+        while (true) {
+            long changes;
+            try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
+                    EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement();
+                    ResultSet row = statement.executeQuery("SELECT changes FROM card_change")) {
+                row.next();
+                changes = row.getLong(1);
+            }
+            String metrics = http.send(HttpRequest.newBuilder(URI.create(service.managementUrl() + "/metrics"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            if (metrics.lines().anyMatch(line -> line.startsWith(gauge)
+                    && (long) Double.parseDouble(line.substring(gauge.length()).trim()) == changes)) {
+                return (System.nanoTime() - start) / 1e9;
+            }
+            if (System.nanoTime() - start > Duration.ofMinutes(2).toNanos()) {
+                throw new IllegalStateException("the name index did not catch up with the catalog in 2 minutes");
+            }
+            Thread.sleep(200);
         }
     }
 }

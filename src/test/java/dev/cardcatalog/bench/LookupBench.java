@@ -77,7 +77,8 @@ public final class LookupBench {
             String base = service.baseUrl();
             refresh(http, base);
             settle(postgres);
-            awaitNameIndex(http, service, activeCards(postgres));
+            System.out.printf("name index read %.1f s after the settling%n",
+                    BenchRefreshes.awaitNameIndex(http, service, postgres));
             List<String[]> cards = sample(postgres, 5_000);
             System.out.printf("catalog: %d active cards; service pid %d, -Xmx%s; %d requests/s, %d s per kind%n",
                     activeCards(postgres), service.pid(), heap, rate, seconds);
@@ -194,30 +195,6 @@ public final class LookupBench {
             statement.execute("CHECKPOINT");
         }
         System.out.printf("VACUUM ANALYZE card and CHECKPOINT in %.1f s%n", (System.nanoTime() - start) / 1e9);
-    }
-
-    /**
-     * Waits until the service's name index holds the refreshed catalog (the gauge {@code catalog.name.index.cards}),
-     * so that its reading does not fall inside a measurement: the index is read once the table has been unchanged
-     * for a poll interval.
-     */
-    private static void awaitNameIndex(HttpClient http, ServiceProcess service, long activeCards) throws Exception {
-        long start = System.nanoTime();
-        String gauge = "catalog_name_index_cards ";
-        while (true) {
-            String metrics = http.send(HttpRequest.newBuilder(URI.create(service.managementUrl() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            if (metrics.lines().anyMatch(line -> line.startsWith(gauge)
-                    && (long) Double.parseDouble(line.substring(gauge.length()).trim()) == activeCards)) {
-                break;
-            }
-            if (System.nanoTime() - start > Duration.ofMinutes(2).toNanos()) {
-                throw new IllegalStateException("the name index did not catch up with the catalog in 2 minutes");
-            }
-            Thread.sleep(200);
-        }
-        System.out.printf("name index holds the %d active cards %.1f s after the settling%n", activeCards,
-                (System.nanoTime() - start) / 1e9);
     }
 
     /** Random active cards: id, set code, collector number, name, lang. */

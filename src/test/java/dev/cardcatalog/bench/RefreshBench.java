@@ -99,6 +99,7 @@ public final class RefreshBench {
     }
 
     private static final Pattern LOOKUPS = Pattern.compile("digest lookups: .*");
+    private static final Pattern NAME_INDEX = Pattern.compile("name index: .*");
 
     private static Measure refresh(ServiceProcess service, EmbeddedPostgresServer postgres, Path log)
             throws Exception {
@@ -125,6 +126,14 @@ public final class RefreshBench {
         System.out.printf("    card scans during this refresh: %d sequential, %d index; %s; CPU: service %.1f s, "
                 + "PostgreSQL %.1f s%n", scansAfter[0] - scansBefore[0], scansAfter[1] - scansBefore[1], lookups,
                 serviceCpu, postgresCpu);
+        // the name index is read once the table has been quiet for a poll interval: not inside the next round
+        double waited = BenchRefreshes.awaitNameIndex(HTTP, service, postgres);
+        String nameIndex = "";
+        Matcher read = NAME_INDEX.matcher(Files.readString(log));
+        while (read.find()) {
+            nameIndex = read.group();
+        }
+        System.out.printf("    then waited %.1f s for the %s%n", waited, nameIndex);
         return measure;
     }
 
