@@ -68,7 +68,7 @@ public final class AllCardsBench {
         Path log = Path.of("target/bench/all-cards-service.log").toAbsolutePath();
         Files.deleteIfExists(log);
         boolean held = true;
-        try (ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx" + heap), config,
+        try (ServiceProcess service = ServiceProcess.start(0, BenchRefreshes.serviceJvm(heap), config,
                 TestUsers.environment(), log, Duration.ofMinutes(3))) {
             System.out.printf("all_cards file %s: %d bytes; languages %s; service pid %d, -Xmx%s%n", file,
                     bulk.length, languages, service.pid(), heap);

@@ -24,6 +24,15 @@ final class BenchRefreshes {
     private BenchRefreshes() {
     }
 
+    /**
+     * The service's JVM options in the benchmarks, as deploy/deployment.yaml runs it: the heap cap, e.g.
+     * {@code 256m}, and the serial collector, which the JVM picks on its own in that container (2 CPUs, 768 MiB:
+     * not a "server-class machine") and the deployment names so that it does not depend on the limits.
+     */
+    static List<String> serviceJvm(String heap) {
+        return List.of("-Xmx" + heap, "-XX:+UseSerialGC");
+    }
+
     /** {@code POST /api/refreshes} (manual); the new job's path, {@code /api/jobs/<id>}; fails unless 202. */
     static String start(HttpClient http, String baseUrl) throws Exception {
         HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/refreshes"))
