@@ -34,6 +34,13 @@ public interface CatalogConfig {
     @WithDefault("1000000")
     int nameIndexMaxCards();
 
+    /**
+     * Records the refresh's reading path processes at start, from a bundled sample, so that the JIT compiles it
+     * before the first refresh ({@link RefreshWarmUp}); 0 turns it off.
+     */
+    @WithDefault("20000")
+    int warmUpRecords();
+
     /** Bulk files kept in {@code <data dir>/bulk}, newest first. */
     @WithDefault("2")
     int keepBulkFiles();

@@ -57,6 +57,7 @@ public final class AllCardsBench {
 
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
         EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.shared();
+        kafka.createServiceTopics();
         ScryfallStandIn standIn = ScryfallStandIn.shared();
         standIn.serveAllCardsFile("all-cards-20261130000000", bulk);
         Path data = Path.of("target/bench/all-cards-data").toAbsolutePath();

@@ -63,6 +63,7 @@ public final class LookupBench {
 
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
         EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.shared();
+        kafka.createServiceTopics();
         ScryfallStandIn standIn = ScryfallStandIn.shared();
         standIn.serveDefaultCardsFile("default-cards-20261129000000", Files.readAllBytes(file));
         Path data = Path.of("target/bench/lookup-data").toAbsolutePath();

@@ -51,6 +51,7 @@ public final class RefreshBench {
 
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
         EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.shared();
+        kafka.createServiceTopics();
         ScryfallStandIn standIn = ScryfallStandIn.shared();
         standIn.serveDefaultCardsFile(version, bulk);
         Path data = Path.of("target/bench/data").toAbsolutePath();

@@ -1,6 +1,14 @@
 package dev.cardcatalog.testing;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -120,6 +128,31 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * Creates the service's four topics, partitioned as deploy/topics.yaml creates them (3, 3, 1 and 3), unless they
+     * exist; as a deployment does, before the service starts. Otherwise the broker creates a topic at its first use,
+     * and the service's consumer group rebalances then, about a second into the first command.
+     */
+    public void createServiceTopics() {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> topics = new ArrayList<>();
+            Map<String, Integer> partitions = Map.of("card-catalog.commands", 3, "card-catalog.commands.delayed", 3,
+                    "card-catalog.commands.dlq", 1, "card-catalog.events", 3);
+            partitions.forEach((name, count) -> {
+                if (!existing.contains(name)) {
+                    topics.add(new NewTopic(name, count, (short) 1));
+                }
+            });
+            admin.createTopics(topics).all().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating the topics", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("could not create the service's topics", e);
+        }
     }
 
     @Override

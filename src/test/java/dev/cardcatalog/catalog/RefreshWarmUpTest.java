@@ -1,0 +1,48 @@
+package dev.cardcatalog.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The refresh warm-up reads the bundled sample through the real reader and mapper, in whole passes, and leaves no file. */
+class RefreshWarmUpTest {
+
+    private static final int SAMPLE_RECORDS = 875;
+
+    @Test
+    void readsTheBundledSampleInWholePassesAndLeavesNoFile() throws IOException {
+        assertThat(RefreshWarmUp.run(1)).isEqualTo(SAMPLE_RECORDS);
+        assertThat(RefreshWarmUp.run(SAMPLE_RECORDS + 1)).isEqualTo(2 * SAMPLE_RECORDS);
+        try (Stream<Path> left = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertThat(left.filter(p -> p.getFileName().toString().startsWith("card-catalog-warm-up"))).isEmpty();
+        }
+    }
+
+    @Test
+    void theBundledSampleIsTheTestDataSampleAndMapsWithoutAMalformedRecord() throws Exception {
+        byte[] bundled = RefreshWarmUp.class.getClassLoader().getResourceAsStream(RefreshWarmUp.SAMPLE).readAllBytes();
+        assertThat(bundled).isEqualTo(Files.readAllBytes(
+                Path.of("src/test/resources/scryfall/bulk-data/derived__cards-sample.jsonl.gz")));
+        CardMapper mapper = new CardMapper();
+        Path file = Files.createTempFile("warm-up-test", ".jsonl.gz");
+        try {
+            Files.write(file, bundled);
+            long[] mapped = {0};
+            BulkFileReader.read(file, true, json -> {
+                try {
+                    mapper.map(json);
+                } catch (MalformedCardException e) {
+                    throw new AssertionError("the bundled sample has a malformed record: " + e.getMessage(), e);
+                }
+                mapped[0]++;
+            }, done -> { });
+            assertThat(mapped[0]).isEqualTo(SAMPLE_RECORDS);
+        } finally {
+            Files.delete(file);
+        }
+    }
+}
