@@ -70,6 +70,8 @@ public final class RefreshBench {
             System.out.printf("bulk file %s: %d bytes; service pid %d, -Xmx%s%n", file, bulk.length, service.pid(),
                     heap);
             awaitIdle(service.pid());
+            // as in a service that has run a while: its command consumer has joined its group
+            kafka.awaitStableGroup("card-catalog", Duration.ofMinutes(1));
             for (int round = 1; round <= rounds; round++) {
                 emptyCatalog(postgres);
                 TestData.deleteTree(data.resolve("bulk"));

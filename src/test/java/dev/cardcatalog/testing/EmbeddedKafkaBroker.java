@@ -1,6 +1,7 @@
 package dev.cardcatalog.testing;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -128,6 +131,36 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * Waits until consumer group {@code groupId} is stable with every partition of its topic assigned: a service's
+     * consumer has joined (the broker delays a new group's first rebalance by 3 s) and would fetch a command at once.
+     *
+     * @throws IllegalStateException when it is not so within {@code atMost}
+     */
+    public void awaitStableGroup(String groupId, Duration atMost) {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            while (true) {
+                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(groupId)).all().get()
+                        .get(groupId);
+                if (group.groupState() == GroupState.STABLE && group.members().stream()
+                        .anyMatch(member -> !member.assignment().topicPartitions().isEmpty())) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("consumer group " + groupId + " is " + group.groupState()
+                            + " after " + atMost);
+                }
+                Thread.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for consumer group " + groupId, e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("could not describe consumer group " + groupId, e);
+        }
     }
 
     /**
