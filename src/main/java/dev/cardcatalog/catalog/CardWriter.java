@@ -45,6 +45,9 @@ final class CardWriter {
             + "set_code, collector_number, released_at, illustration_id, image_small_uri, content_digest, scryfall, "
             + "first_seen_at, updated_at, retired_at) VALUES ";
     private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)";
+    /** {@link #ROW} with the column types spelled out, for {@link #rehearse}. */
+    private static final String REHEARSED_ROW = "(?::uuid, ?::uuid, ?, ?, ?, ?, ?, ?, ?::date, ?::uuid, ?, ?::bytea, "
+            + "?::bytea, ?::timestamptz, ?::timestamptz, NULL::timestamptz)";
     private static final String INSERT_TAIL = " ON CONFLICT (id) DO UPDATE SET oracle_id = EXCLUDED.oracle_id, "
             + "name = EXCLUDED.name, search_names = EXCLUDED.search_names, lang = EXCLUDED.lang, "
             + "layout = EXCLUDED.layout, set_code = EXCLUDED.set_code, collector_number = EXCLUDED.collector_number, "
@@ -234,25 +237,67 @@ final class CardWriter {
             try (PreparedStatement insert = connection.prepareStatement(sql.toString())) {
                 int p = 1;
                 for (MappedCard card : chunk) {
-                    insert.setObject(p++, card.id());
-                    insert.setObject(p++, card.oracleId());
-                    insert.setString(p++, card.name());
-                    insert.setString(p++, card.searchNames());
-                    insert.setString(p++, card.lang());
-                    insert.setString(p++, card.layout());
-                    insert.setString(p++, card.setCode());
-                    insert.setString(p++, card.collectorNumber());
-                    insert.setObject(p++, card.releasedAt());
-                    insert.setObject(p++, card.illustrationId());
-                    insert.setString(p++, card.imageSmallUri());
-                    insert.setBytes(p++, card.contentDigest());
-                    insert.setBytes(p++, CardObjects.encode(card.json()));
-                    insert.setTimestamp(p++, at);
-                    insert.setTimestamp(p++, at);
+                    p = bind(insert, p, card, at);
                 }
                 insert.executeUpdate();
             }
         }
+    }
+
+    /** Binds {@code card}'s values of {@link #ROW} from parameter {@code p} on; returns the next parameter. */
+    private static int bind(PreparedStatement statement, int p, MappedCard card, Timestamp at) throws SQLException {
+        statement.setObject(p++, card.id());
+        statement.setObject(p++, card.oracleId());
+        statement.setString(p++, card.name());
+        statement.setString(p++, card.searchNames());
+        statement.setString(p++, card.lang());
+        statement.setString(p++, card.layout());
+        statement.setString(p++, card.setCode());
+        statement.setString(p++, card.collectorNumber());
+        statement.setObject(p++, card.releasedAt());
+        statement.setObject(p++, card.illustrationId());
+        statement.setString(p++, card.imageSmallUri());
+        statement.setBytes(p++, card.contentDigest());
+        statement.setBytes(p++, CardObjects.encode(card.json()));
+        statement.setTimestamp(p++, at);
+        statement.setTimestamp(p++, at);
+        return p;
+    }
+
+    /**
+     * The client side of a batch without writing anything (the refresh warm-up): binds {@code cards} as a batch
+     * insert does, sends them as a {@code VALUES} list, and reads back what a digest lookup reads (id, digest,
+     * retired), in the same types. No table is touched.
+     *
+     * @param cards at most {@link #MAX_ROWS_PER_STATEMENT}
+     * @return each card's id and the digest read back
+     */
+    static Map<UUID, byte[]> rehearse(Connection connection, List<MappedCard> cards, Instant at) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT id, content_digest, retired_at IS NOT NULL FROM (VALUES ");
+        for (int i = 0; i < cards.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(REHEARSED_ROW);
+        }
+        sql.append(") AS card (id, oracle_id, name, search_names, lang, layout, set_code, collector_number, "
+                + "released_at, illustration_id, image_small_uri, content_digest, scryfall, first_seen_at, "
+                + "updated_at, retired_at)");
+        Map<UUID, byte[]> read = new HashMap<>(cards.size() * 2);
+        try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
+            int p = 1;
+            Timestamp time = Timestamp.from(at);
+            for (MappedCard card : cards) {
+                p = bind(select, p, card, time);
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    UUID id = rows.getObject(1, UUID.class);
+                    byte[] digest = rows.getBytes(2);
+                    if (!rows.getBoolean(3)) {
+                        read.put(id, digest);
+                    }
+                }
+            }
+        }
+        return read;
     }
 
     private void restore(Connection connection, List<UUID> ids) throws SQLException {

@@ -9,26 +9,42 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
 
 /**
- * Runs the refresh's reading path once at start, on a background thread of low priority, over the 875 real card
- * objects bundled in {@code warm-up/cards-sample.jsonl.gz}, read again until
- * {@code card-catalog.catalog.warm-up-records} records have gone through: gunzip, parse, map, digest and
- * compress, exactly as a refresh does, with nothing written anywhere. The JIT then compiles that code at start,
- * instead of during the first refresh, which otherwise took about 1.4 times as long as the later ones
- * (docs/benchmarks.md). It touches neither the database nor Kafka nor Scryfall; a failure is logged and changes
- * nothing.
+ * Runs the refresh's code once at start, on a background thread of low priority, over the 875 real card objects
+ * bundled in {@code warm-up/cards-sample.jsonl.gz}, read again until {@code card-catalog.catalog.warm-up-records}
+ * records have gone through: gunzip, parse, map, digest and compress, exactly as a refresh does, and each pass's
+ * cards bound and sent to PostgreSQL as a batch insert binds them, but as a {@code VALUES} list that is only read
+ * back as a digest lookup reads ({@link CardWriter#rehearse}). No table is written and neither Kafka nor Scryfall
+ * is called. The JIT then compiles that code at start instead of during the first refresh, which otherwise took
+ * about 1.4 times as long as the later ones (docs/benchmarks.md). A failure is logged and changes nothing.
  */
 @ApplicationScoped
 public class RefreshWarmUp {
 
     static final String SAMPLE = "warm-up/cards-sample.jsonl.gz";
 
-    private final CatalogConfig config;
+    /** Where the warm-up gets a database connection (closed after each use); null to leave the database out. */
+    @FunctionalInterface
+    interface Connections {
+        Connection open() throws SQLException;
+    }
 
-    public RefreshWarmUp(CatalogConfig config) {
+    private final CatalogConfig config;
+    private final DataSource dataSource;
+
+    public RefreshWarmUp(CatalogConfig config, DataSource dataSource) {
         this.config = config;
+        this.dataSource = dataSource;
     }
 
     void start(@Observes StartupEvent event) {
@@ -39,10 +55,10 @@ public class RefreshWarmUp {
         Thread thread = new Thread(() -> {
             long start = System.nanoTime();
             try {
-                long done = run(records);
-                Log.infof("refresh reading path warmed up: %d records in %d ms", done,
+                long done = run(records, dataSource::getConnection);
+                Log.infof("refresh code warmed up: %d records in %d ms", done,
                         (System.nanoTime() - start) / 1_000_000);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | SQLException | RuntimeException e) {
                 Log.warnf("the refresh warm-up stopped (%s); the first refresh compiles its code itself",
                         e.getMessage());
             }
@@ -54,12 +70,14 @@ public class RefreshWarmUp {
 
     /**
      * Reads the bundled sample through the refresh's reader and mapper until at least {@code records} records
-     * went through, compressing each mapped card's object.
+     * went through, and rehearses each pass's cards as one batch ({@link CardWriter#rehearse}).
      *
+     * @param connections where to rehearse the batches; null to leave the database out
      * @return the records read, {@code records} rounded up to whole passes of the sample
      * @throws IOException if the sample cannot be copied to a temporary file or read
+     * @throws SQLException if the database fails a rehearsal, or a card does not come back as it was bound
      */
-    static long run(int records) throws IOException {
+    static long run(int records, Connections connections) throws IOException, SQLException {
         Path file = Files.createTempFile("card-catalog-warm-up", ".jsonl.gz");
         try {
             try (InputStream sample = RefreshWarmUp.class.getClassLoader().getResourceAsStream(SAMPLE)) {
@@ -71,24 +89,41 @@ public class RefreshWarmUp {
             CardMapper mapper = new CardMapper();
             UuidSet seen = new UuidSet(1 << 10);
             long[] read = {0};
-            long[] bytes = {0};
+            Instant at = Instant.now();
             while (read[0] < records) {
+                List<MappedCard> pass = new ArrayList<>();
                 BulkFileReader.read(file, true, json -> {
                     read[0]++;
                     try {
                         MappedCard card = mapper.map(json, read[0]);
-                        bytes[0] += CardObjects.encode(card.json()).length;
                         seen.add(card.id());
+                        pass.add(card);
                     } catch (MalformedCardException e) {
                         // the sample has none; a refresh counts and skips them
                     }
                 }, done -> { });
+                if (connections != null) {
+                    rehearse(connections, pass, at);
+                }
             }
             return read[0];
-        } catch (SQLException e) {
-            throw new IllegalStateException("the warm-up reader does not write", e);
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    private static void rehearse(Connections connections, List<MappedCard> cards, Instant at) throws SQLException {
+        try (Connection connection = connections.open()) {
+            for (int from = 0; from < cards.size(); from += CardWriter.MAX_ROWS_PER_STATEMENT) {
+                List<MappedCard> batch = cards.subList(from,
+                        Math.min(cards.size(), from + CardWriter.MAX_ROWS_PER_STATEMENT));
+                Map<UUID, byte[]> back = CardWriter.rehearse(connection, batch, at);
+                for (MappedCard card : batch) {
+                    if (!Arrays.equals(back.get(card.id()), card.contentDigest())) {
+                        throw new SQLException("card " + card.id() + " did not come back as it was bound");
+                    }
+                }
+            }
         }
     }
 }

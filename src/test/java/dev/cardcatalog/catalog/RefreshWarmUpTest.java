@@ -2,7 +2,15 @@ package dev.cardcatalog.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
+import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.TestDatabase;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -14,11 +22,30 @@ class RefreshWarmUpTest {
     private static final int SAMPLE_RECORDS = 875;
 
     @Test
-    void readsTheBundledSampleInWholePassesAndLeavesNoFile() throws IOException {
-        assertThat(RefreshWarmUp.run(1)).isEqualTo(SAMPLE_RECORDS);
-        assertThat(RefreshWarmUp.run(SAMPLE_RECORDS + 1)).isEqualTo(2 * SAMPLE_RECORDS);
+    void readsTheBundledSampleInWholePassesAndLeavesNoFile() throws Exception {
+        assertThat(RefreshWarmUp.run(1, null)).isEqualTo(SAMPLE_RECORDS);
+        assertThat(RefreshWarmUp.run(SAMPLE_RECORDS + 1, null)).isEqualTo(2 * SAMPLE_RECORDS);
         try (Stream<Path> left = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
             assertThat(left.filter(p -> p.getFileName().toString().startsWith("card-catalog-warm-up"))).isEmpty();
+        }
+    }
+
+    @Test
+    void rehearsesEachPassAsABatchOnARealDatabaseWithoutWritingAnything() throws Exception {
+        // run() checks that every card's digest comes back from PostgreSQL as it was bound
+        assertThat(RefreshWarmUp.run(1, TestDatabase::connect)).isEqualTo(SAMPLE_RECORDS);
+
+        CardMapper mapper = new CardMapper();
+        List<MappedCard> cards = new ArrayList<>();
+        for (String line : ScryfallStandIn.sampleCardLines().subList(0, 50)) {
+            cards.add(mapper.map(line.getBytes(StandardCharsets.UTF_8)));
+        }
+        try (Connection connection = TestDatabase.connect()) {
+            Map<UUID, byte[]> back = CardWriter.rehearse(connection, cards, Instant.now());
+            assertThat(back).hasSize(50);
+            for (MappedCard card : cards) {
+                assertThat(back.get(card.id())).isEqualTo(card.contentDigest());
+            }
         }
     }
 
