@@ -73,6 +73,7 @@ public final class AllCardsBench {
                 TestUsers.environment(), log, Duration.ofMinutes(3))) {
             System.out.printf("all_cards file %s: %d bytes; languages %s; service pid %d, -Xmx%s%n", file,
                     bulk.length, languages, service.pid(), heap);
+            BenchRefreshes.settle(service, kafka);
             Files.writeString(Path.of("/proc/" + service.pid() + "/clear_refs"), "5");
             long start = System.nanoTime();
             String body = awaitEnd(service, post(service), Duration.ofMinutes(30));

@@ -1,12 +1,16 @@
 package dev.cardcatalog.bench;
 
+import dev.cardcatalog.testing.EmbeddedKafkaBroker;
 import dev.cardcatalog.testing.EmbeddedPostgresServer;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestUsers;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -96,6 +100,43 @@ final class BenchRefreshes {
                 throw new IllegalStateException("the name index did not catch up with the catalog in 2 minutes");
             }
             Thread.sleep(200);
+        }
+    }
+
+    /**
+     * Brings a freshly started service and broker to the state of ones that have run a while, before the first
+     * measured refresh: waits until the service is idle (under 0.1 CPU-seconds in 2 s, at most a minute: right after
+     * readiness the JIT is still compiling the start's code and the refresh warm-up runs) and its command consumer
+     * group is stable, then sends one command the service rejects (to its dead-letter topic) on the partition a
+     * refresh's command goes to, since a fresh broker delivered the first record of a partition about a second late.
+     */
+    static void settle(ServiceProcess service, EmbeddedKafkaBroker kafka) throws InterruptedException {
+        long start = System.nanoTime();
+        double before = cpuSeconds(service.pid());
+        while (System.nanoTime() - start < Duration.ofMinutes(1).toNanos()) {
+            Thread.sleep(2_000);
+            double now = cpuSeconds(service.pid());
+            if (now - before < 0.1) {
+                break;
+            }
+            before = now;
+        }
+        System.out.printf("service idle %.1f s after it was ready (%.1f CPU-seconds used so far)%n",
+                (System.nanoTime() - start) / 1e9, cpuSeconds(service.pid()));
+        kafka.awaitStableGroup("card-catalog", Duration.ofMinutes(1));
+        kafka.send("card-catalog.commands", "refresh", "not a command");
+        Thread.sleep(3_000);
+    }
+
+    /** User + system CPU seconds of a process so far ({@code /proc/<pid>/stat}, clock ticks of 1/100 s). */
+    static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // after the command: state(0) ppid(1) ... utime(11) stime(12)
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return 0; // the process ended
         }
     }
 }

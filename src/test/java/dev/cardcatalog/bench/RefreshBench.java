@@ -69,13 +69,7 @@ public final class RefreshBench {
                 TestUsers.environment(), log, Duration.ofMinutes(3))) {
             System.out.printf("bulk file %s: %d bytes; service pid %d, -Xmx%s%n", file, bulk.length, service.pid(),
                     heap);
-            awaitIdle(service.pid());
-            // as in a service that has run a while: its command consumer has joined its group
-            kafka.awaitStableGroup("card-catalog", Duration.ofMinutes(1));
-            // a fresh broker's first record on a partition reaches its consumer about a second late: one command
-            // the service rejects (to its dead-letter topic) goes first, on the partition a refresh's key goes to
-            kafka.send("card-catalog.commands", "refresh", "not a command");
-            Thread.sleep(3_000);
+            BenchRefreshes.settle(service, kafka);
             for (int round = 1; round <= rounds; round++) {
                 emptyCatalog(postgres);
                 TestData.deleteTree(data.resolve("bulk"));
@@ -113,7 +107,7 @@ public final class RefreshBench {
             throws Exception {
         long[] scansBefore = scans(postgres);
         long postmaster = postmasterPid(postgres);
-        double serviceCpuBefore = cpuSeconds(service.pid());
+        double serviceCpuBefore = BenchRefreshes.cpuSeconds(service.pid());
         double postgresCpuBefore = treeCpuSeconds(postmaster);
         resetPeakRss(service.pid());
         long start = System.nanoTime();
@@ -122,7 +116,7 @@ public final class RefreshBench {
         double seconds = (System.nanoTime() - start) / 1e9;
         Matcher counts = Pattern.compile("\"counts\":(\\{[^}]*})").matcher(body);
         Measure measure = new Measure(seconds, peakRssKb(service.pid()), counts.find() ? counts.group(1) : "");
-        double serviceCpu = cpuSeconds(service.pid()) - serviceCpuBefore;
+        double serviceCpu = BenchRefreshes.cpuSeconds(service.pid()) - serviceCpuBefore;
         double postgresCpu = treeCpuSeconds(postmaster) - postgresCpuBefore;
         Thread.sleep(1_500); // PostgreSQL publishes a backend's table statistics at most once a second
         long[] scansAfter = scans(postgres);
@@ -155,48 +149,17 @@ public final class RefreshBench {
         }
     }
 
-    /** User + system CPU seconds of a process so far ({@code /proc/<pid>/stat}, clock ticks of 1/100 s). */
-    private static double cpuSeconds(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // after the command: state(0) ppid(1) ... utime(11) stime(12)
-            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
-        } catch (IOException | RuntimeException e) {
-            return 0; // the process ended
-        }
-    }
-
-    /**
-     * Waits until the freshly started service is idle: under 0.1 CPU-seconds in 2 s, at most a minute. Right after
-     * readiness the JIT is still compiling the start's own code for several seconds, on the same two cores; a first
-     * round started then measures that too. The refresh's own code is not run before round 1.
-     */
-    private static void awaitIdle(long pid) throws InterruptedException {
-        long start = System.nanoTime();
-        double before = cpuSeconds(pid);
-        while (System.nanoTime() - start < Duration.ofMinutes(1).toNanos()) {
-            Thread.sleep(2_000);
-            double now = cpuSeconds(pid);
-            if (now - before < 0.1) {
-                break;
-            }
-            before = now;
-        }
-        System.out.printf("service idle %.1f s after it was ready (%.1f CPU-seconds used so far)%n",
-                (System.nanoTime() - start) / 1e9, cpuSeconds(pid));
-    }
 
     /** CPU seconds of a process and its living children (PostgreSQL's backends and workers). */
     private static double treeCpuSeconds(long parent) throws IOException {
-        double total = cpuSeconds(parent);
+        double total = BenchRefreshes.cpuSeconds(parent);
         try (var processes = Files.list(Path.of("/proc"))) {
             for (Path process : processes.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
                 try {
                     String stat = Files.readString(process.resolve("stat"));
                     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     if (Long.parseLong(fields[1]) == parent) {
-                        total += cpuSeconds(Long.parseLong(process.getFileName().toString()));
+                        total += BenchRefreshes.cpuSeconds(Long.parseLong(process.getFileName().toString()));
                     }
                 } catch (IOException | RuntimeException e) {
                     // the process ended
