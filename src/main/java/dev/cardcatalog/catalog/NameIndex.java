@@ -76,6 +76,8 @@ public class NameIndex {
     private volatile Snapshot snapshot;
     /** The {@code card_change} count the last poll read; -1 before the first. */
     private long seen = -1;
+    /** The count at which the catalog had too many active cards to index; -1 when it has not. */
+    private volatile long tooLargeAt = -1;
 
     public NameIndex(DataSource dataSource, CatalogConfig config, MeterRegistry metrics) {
         this.dataSource = dataSource;
@@ -99,7 +101,8 @@ public class NameIndex {
 
     /**
      * Reads the index again when the table changed and has then stayed as it is for one poll interval (so not
-     * after every batch of a refresh), or at once when there is none yet.
+     * after every batch of a refresh), or at once when there is none yet. A catalog found too large to index is
+     * read again only after it changed.
      */
     @Scheduled(every = "${card-catalog.catalog.name-index-poll-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
@@ -107,7 +110,9 @@ public class NameIndex {
         try {
             long changes = changes();
             Snapshot current = snapshot;
-            if (current == null || current.changes() != changes && changes == seen) {
+            boolean behind = current == null ? changes != tooLargeAt : current.changes() != changes;
+            boolean quiet = changes == seen || current == null && tooLargeAt < 0;
+            if (behind && quiet) {
                 rebuild();
             }
             seen = changes;
@@ -150,6 +155,7 @@ public class NameIndex {
                         while (rows.next()) {
                             if (cards == maxCards) {
                                 snapshot = null;
+                                tooLargeAt = changes;
                                 Log.infof("the catalog has more than %d active cards: name searches run in SQL",
                                         maxCards);
                                 return;
@@ -178,6 +184,7 @@ public class NameIndex {
                         }
                     }
                 }
+                tooLargeAt = -1;
                 snapshot = new Snapshot(changes, names.toString(), Arrays.copyOf(starts, cards),
                         Arrays.copyOf(ids, cards), Arrays.copyOf(langs, cards), List.copyOf(languages));
                 Log.infof("name index: %d active cards read in %d ms (card change %d)", cards,

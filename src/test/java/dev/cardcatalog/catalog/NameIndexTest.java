@@ -9,6 +9,7 @@ import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestDatabase;
 import io.quarkus.test.common.WithTestResource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -32,6 +33,12 @@ class NameIndexTest {
 
     @Inject
     CardResource cards;
+
+    @Inject
+    javax.sql.DataSource dataSource;
+
+    @Inject
+    CatalogConfig catalogConfig;
 
     @BeforeEach
     void catalog() {
@@ -125,6 +132,52 @@ class NameIndexTest {
         TestDatabase.execute("TRUNCATE card");
         assertThat(nameIndex.at(changes())).isEmpty();
         assertThat(ids(name)).isEmpty();
+    }
+
+    @Test
+    void aCatalogOverTheLimitIsNotIndexedAndItsSearchesRunInSql() throws Exception {
+        NameIndex small = new NameIndex(dataSource, limitedTo(100), new SimpleMeterRegistry());
+        small.poll();
+        assertThat(small.at(changes())).isEmpty();
+        small.poll();
+        assertThat(small.at(changes())).isEmpty();
+        NameIndex large = new NameIndex(dataSource, limitedTo(1_000_000), new SimpleMeterRegistry());
+        large.poll();
+        assertThat(large.at(changes())).isPresent();
+    }
+
+    private CatalogConfig limitedTo(int maxCards) {
+        return new CatalogConfig() {
+            @Override
+            public List<String> languages() {
+                return catalogConfig.languages();
+            }
+
+            @Override
+            public int batchSize() {
+                return catalogConfig.batchSize();
+            }
+
+            @Override
+            public java.time.Duration nameIndexPollInterval() {
+                return catalogConfig.nameIndexPollInterval();
+            }
+
+            @Override
+            public int nameIndexMaxCards() {
+                return maxCards;
+            }
+
+            @Override
+            public int warmUpRecords() {
+                return 0;
+            }
+
+            @Override
+            public int keepBulkFiles() {
+                return catalogConfig.keepBulkFiles();
+            }
+        };
     }
 
     private static List<String> ids(String name) {
