@@ -33,7 +33,8 @@ import javax.sql.DataSource;
  * an interval or two after it.
  *
  * <p>Memory: about 40 bytes a card plus its {@code search_names} (1 byte a character while every name is Latin-1,
- * else 2), about 6 MB for 104,000 cards; twice that while a rebuild replaces it. A catalog of more than
+ * else 2), so about 90 bytes a card and 9 MB for 104,000 cards (estimated from those sizes); twice that while a
+ * rebuild replaces it. A catalog of more than
  * {@code card-catalog.catalog.name-index-max-cards} active cards is not indexed (searches stay in SQL).
  *
  * <p>Metrics (gauges): {@code catalog.name.index.cards}, the active cards the index holds, and
