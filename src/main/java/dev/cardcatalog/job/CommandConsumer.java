@@ -15,7 +15,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * Consumes {@code card-catalog.commands} (SERVICE.md §6.3): registers each command in the ledger, acknowledges the
- * record, then hands a claimed job to {@link JobWorker}. Work never holds a record. A record that is not a valid
+ * record and hands a claimed job to {@link JobWorker}. Work never holds a record. A record that is not a valid
  * command is nacked with the reason and lands on {@code card-catalog.commands.dlq} (the channel's dead-letter-queue
  * failure strategy adds the {@code dead-letter-reason} header); the consumer carries on.
  */
@@ -71,7 +71,13 @@ public class CommandConsumer {
             return message.nack(new InvalidCommandException("could not be registered: the job ledger failed"));
         }
         if (registration instanceof JobLedger.Registration.Claimed claimed) {
-            return message.ack().thenRun(() -> worker.submit(claimed.run()));
+            // Acknowledged, then handed over without waiting for the acknowledgement to complete: the claim is in
+            // the ledger, and a run waiting on an acknowledgement that never completed would wait for the takeover
+            // of a stale run (minutes). Should the offset not be committed, the record comes again and is a
+            // duplicate of a running job.
+            CompletionStage<Void> acknowledged = message.ack();
+            worker.submit(claimed.run());
+            return acknowledged;
         }
         if (registration instanceof JobLedger.Registration.Skipped skipped) {
             Log.infof("%s command %s recorded as skipped: %s already in flight", command.type(), source,

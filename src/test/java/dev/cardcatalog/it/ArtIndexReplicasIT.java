@@ -14,6 +14,7 @@ import io.restassured.response.Response;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -27,15 +28,19 @@ class ArtIndexReplicasIT {
     private static final Map<String, String> CONFIG = Map.of(
             "card-catalog.art.image-hosts", "cards.scryfall.io,c1.scryfall.com",
             "card-catalog.scryfall.image-spacing", "2ms",
-            "card-catalog.art.index-poll-interval", "1s");
+            "card-catalog.art.index-poll-interval", "1s",
+            // which instance holds which partition of the commands, for a failure's message
+            "quarkus.log.category.\"org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker\""
+                    + ".level", "INFO");
 
     @Test
     void anIndexBuiltOnOneInstanceIsServedAndMatchedAlikeByEveryInstance() {
         try (Instances instances = new Instances()) {
             ServiceProcess a = instances.start("a", CONFIG);
             ServiceProcess b = instances.start("b", CONFIG);
-            succeed(a, post(a, "/api/refreshes"));
-            succeed(a, post(a, "/api/art-builds"));
+            instances.awaitConsumers();
+            succeed(a, post(a, "/api/refreshes"), List.of(a, b));
+            succeed(a, post(a, "/api/art-builds"), List.of(a, b));
 
             // the command went to whichever instance Kafka gave its partition to: the builder matches with the
             // new index at once, the other switches its matcher at its next poll (1 s here), within 5 s
@@ -81,8 +86,8 @@ class ArtIndexReplicasIT {
                 .then().statusCode(202).extract().jsonPath().getString("id");
     }
 
-    private static void succeed(ServiceProcess service, String jobId) {
-        JsonPath job = TakeoverIT.awaitFinished(service, jobId, Duration.ofSeconds(180));
+    private static void succeed(ServiceProcess service, String jobId, List<ServiceProcess> witnesses) {
+        JsonPath job = TakeoverIT.awaitFinished(service, jobId, Duration.ofSeconds(180), witnesses);
         assertThat(job.getString("state")).as(job.prettify()).isEqualTo("succeeded");
     }
 

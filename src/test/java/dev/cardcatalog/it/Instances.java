@@ -54,6 +54,18 @@ final class Instances implements AutoCloseable {
         return service;
     }
 
+    /**
+     * Waits until the consumer groups of the commands and of the delay relay are stable with one member for each
+     * started instance still alive: a process an earlier test killed stays a member until its session times out
+     * (45 s), and a command sent meanwhile waits for the rebalance.
+     */
+    void awaitConsumers() {
+        int alive = (int) started.stream().filter(service -> service.process().isAlive()).count();
+        for (String group : List.of("card-catalog", "card-catalog-relay")) {
+            EmbeddedKafkaBroker.shared().awaitStableGroup(group, alive, Duration.ofSeconds(90));
+        }
+    }
+
     /** Where the instance named {@code name} writes its output. */
     Path log(String name) {
         return root.resolve(name + ".log");

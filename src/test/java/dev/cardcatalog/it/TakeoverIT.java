@@ -12,6 +12,7 @@ import dev.cardcatalog.testing.TestDatabase;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -113,11 +114,30 @@ class TakeoverIT {
     }
 
     static JsonPath awaitFinished(ServiceProcess service, String jobId, Duration within) {
+        return awaitFinished(service, jobId, within, List.of(service));
+    }
+
+    /**
+     * The job once it has finished, within {@code within}; else an AssertionError whose one-line message holds the
+     * job as last read and the last lines of each of {@code witnesses}' output, so a failure in CI explains itself.
+     */
+    static JsonPath awaitFinished(ServiceProcess service, String jobId, Duration within,
+            List<ServiceProcess> witnesses) {
         JsonPath[] last = new JsonPath[1];
-        await().atMost(within).pollInterval(Duration.ofMillis(250)).until(() -> {
-            last[0] = job(service, jobId);
-            return java.util.Set.of("succeeded", "skipped", "failed").contains(last[0].getString("state"));
-        });
+        try {
+            await().atMost(within).pollInterval(Duration.ofMillis(250)).until(() -> {
+                last[0] = job(service, jobId);
+                return java.util.Set.of("succeeded", "skipped", "failed").contains(last[0].getString("state"));
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            StringBuilder message = new StringBuilder("job " + jobId + " not finished within " + within + ": "
+                    + (last[0] == null ? "never read" : last[0].prettify().replaceAll("\\s+", " ")));
+            for (ServiceProcess witness : witnesses) {
+                message.append(" || pid ").append(witness.pid()).append(witness.process().isAlive() ? "" : " (dead)")
+                        .append(": ").append(witness.logDigest(12));
+            }
+            throw new AssertionError(message.toString(), e);
+        }
         return last[0];
     }
 }

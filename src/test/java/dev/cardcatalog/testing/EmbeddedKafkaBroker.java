@@ -144,18 +144,28 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @throws IllegalStateException when it is not so within {@code atMost}
      */
     public void awaitStableGroup(String groupId, Duration atMost) {
+        awaitStableGroup(groupId, -1, atMost);
+    }
+
+    /**
+     * {@link #awaitStableGroup(String, Duration)} with exactly {@code members} members (any number when negative):
+     * the consumers of processes that are gone (a killed one stays a member until its session times out) have left,
+     * and those started have joined.
+     */
+    public void awaitStableGroup(String groupId, int members, Duration atMost) {
         long deadline = System.nanoTime() + atMost.toNanos();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             while (true) {
                 ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(groupId)).all().get()
                         .get(groupId);
                 if (group.groupState() == GroupState.STABLE && group.members().stream()
-                        .anyMatch(member -> !member.assignment().topicPartitions().isEmpty())) {
+                        .anyMatch(member -> !member.assignment().topicPartitions().isEmpty())
+                        && (members < 0 || group.members().size() == members)) {
                     return;
                 }
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("consumer group " + groupId + " is " + group.groupState()
-                            + " after " + atMost);
+                            + " with " + group.members().size() + " members after " + atMost);
                 }
                 Thread.sleep(100);
             }

@@ -155,6 +155,27 @@ public final class ServiceProcess implements AutoCloseable {
         return "http://localhost:" + managementPort + "/q";
     }
 
+    /**
+     * The last {@code lines} lines of the service's output that matter when a test fails (WARN, ERROR, the
+     * service's own INFO lines and Kafka's partition assignments where logged), joined into one line with
+     * {@code " | "} so that a failure's one-line message carries them; empty when the output is not kept in a file.
+     */
+    public String logDigest(int lines) {
+        if (log == null || !Files.isRegularFile(log)) {
+            return "";
+        }
+        try (java.util.stream.Stream<String> all = Files.lines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+            List<String> kept = all
+                    .filter(line -> line.contains(" WARN ") || line.contains(" ERROR ")
+                            || line.contains("[dev.cardcatalog.") || line.contains("assigned partitions"))
+                    .map(line -> line.length() > 260 ? line.substring(0, 260) + "…" : line)
+                    .toList();
+            return String.join(" | ", kept.subList(Math.max(0, kept.size() - lines), kept.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(output unreadable: " + e.getMessage() + ")";
+        }
+    }
+
     public long pid() {
         return process.pid();
     }
