@@ -40,6 +40,8 @@ final class CardWriter {
     /** PostgreSQL's limit on bind parameters in one statement (a 16-bit count). */
     static final int MAX_PARAMETERS = 65_535;
     static final int MAX_ROWS_PER_STATEMENT = MAX_PARAMETERS / COLUMNS;
+    /** Rows of one {@link #rehearse}: its rows' parameters and the array of their ids. */
+    static final int MAX_REHEARSED_ROWS = (MAX_PARAMETERS - 1) / COLUMNS;
 
     private static final String INSERT_HEAD = "INSERT INTO card (id, oracle_id, name, search_names, lang, layout, "
             + "set_code, collector_number, released_at, illustration_id, image_small_uri, content_digest, scryfall, "
@@ -205,21 +207,31 @@ final class CardWriter {
 
     private Map<UUID, Stored> stored(Connection connection, List<MappedCard> cards) throws SQLException {
         long start = System.nanoTime();
-        UUID[] ids = cards.stream().map(MappedCard::id).toArray(UUID[]::new);
-        Map<UUID, Stored> stored = new HashMap<>(ids.length * 2);
+        Map<UUID, Stored> stored;
         try (PreparedStatement select = connection.prepareStatement(
                 "SELECT id, content_digest, retired_at IS NOT NULL FROM card WHERE id = ANY (?)")) {
-            Array array = connection.createArrayOf("uuid", ids);
-            select.setArray(1, array);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    stored.put(rows.getObject(1, UUID.class), new Stored(rows.getBytes(2), rows.getBoolean(3)));
-                }
-            }
-            array.free();
+            stored = lookUp(connection, select, 1, cards);
         }
         lookupNanos += System.nanoTime() - start;
         lookupBatches++;
+        return stored;
+    }
+
+    /**
+     * Binds the ids of {@code cards} as a {@code uuid[]} at parameter {@code p} and reads the rows of a digest
+     * lookup (id, content digest, retired) that {@code select} answers.
+     */
+    private static Map<UUID, Stored> lookUp(Connection connection, PreparedStatement select, int p,
+            List<MappedCard> cards) throws SQLException {
+        Array ids = connection.createArrayOf("uuid", cards.stream().map(MappedCard::id).toArray(UUID[]::new));
+        select.setArray(p, ids);
+        Map<UUID, Stored> stored = new HashMap<>(cards.size() * 2);
+        try (ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                stored.put(rows.getObject(1, UUID.class), new Stored(rows.getBytes(2), rows.getBoolean(3)));
+            }
+        }
+        ids.free();
         return stored;
     }
 
@@ -266,10 +278,10 @@ final class CardWriter {
 
     /**
      * The client side of a batch without writing anything (the refresh warm-up): binds {@code cards} as a batch
-     * insert does, sends them as a {@code VALUES} list, and reads back what a digest lookup reads (id, digest,
-     * retired), in the same types. No table is touched.
+     * insert does, sends them as a {@code VALUES} list, and reads them back as a digest lookup does (their ids bound
+     * as an array; id, digest and retired read in the same types). No table is touched.
      *
-     * @param cards at most {@link #MAX_ROWS_PER_STATEMENT}
+     * @param cards at most {@link #MAX_REHEARSED_ROWS}
      * @return each card's id and the digest read back
      */
     static Map<UUID, byte[]> rehearse(Connection connection, List<MappedCard> cards, Instant at) throws SQLException {
@@ -279,7 +291,7 @@ final class CardWriter {
         }
         sql.append(") AS card (id, oracle_id, name, search_names, lang, layout, set_code, collector_number, "
                 + "released_at, illustration_id, image_small_uri, content_digest, scryfall, first_seen_at, "
-                + "updated_at, retired_at)");
+                + "updated_at, retired_at) WHERE id = ANY (?)");
         Map<UUID, byte[]> read = new HashMap<>(cards.size() * 2);
         try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
             int p = 1;
@@ -287,15 +299,11 @@ final class CardWriter {
             for (MappedCard card : cards) {
                 p = bind(select, p, card, time);
             }
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    UUID id = rows.getObject(1, UUID.class);
-                    byte[] digest = rows.getBytes(2);
-                    if (!rows.getBoolean(3)) {
-                        read.put(id, digest);
-                    }
+            lookUp(connection, select, p, cards).forEach((id, stored) -> {
+                if (!stored.retired()) {
+                    read.put(id, stored.digest());
                 }
-            }
+            });
         }
         return read;
     }

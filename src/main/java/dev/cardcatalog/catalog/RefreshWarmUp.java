@@ -24,7 +24,8 @@ import javax.sql.DataSource;
  * bundled in {@code warm-up/cards-sample.jsonl.gz}, read again until {@code card-catalog.catalog.warm-up-records}
  * records have gone through: gunzip, parse, map, digest and compress, exactly as a refresh does, and each pass's
  * cards bound and sent to PostgreSQL as a batch insert binds them, but as a {@code VALUES} list that is only read
- * back as a digest lookup reads ({@link CardWriter#rehearse}). No table is written and neither Kafka nor Scryfall
+ * back as a digest lookup reads, by an array of their ids ({@link CardWriter#rehearse}): the code of a refresh that
+ * writes and of one that finds every card unchanged. No table is written and neither Kafka nor Scryfall
  * is called. The JIT then compiles that code at start instead of during the first refresh, which otherwise took
  * about 1.4 times as long as the later ones (docs/benchmarks.md). A failure is logged and changes nothing.
  */
@@ -114,9 +115,9 @@ public class RefreshWarmUp {
 
     private static void rehearse(Connections connections, List<MappedCard> cards, Instant at) throws SQLException {
         try (Connection connection = connections.open()) {
-            for (int from = 0; from < cards.size(); from += CardWriter.MAX_ROWS_PER_STATEMENT) {
+            for (int from = 0; from < cards.size(); from += CardWriter.MAX_REHEARSED_ROWS) {
                 List<MappedCard> batch = cards.subList(from,
-                        Math.min(cards.size(), from + CardWriter.MAX_ROWS_PER_STATEMENT));
+                        Math.min(cards.size(), from + CardWriter.MAX_REHEARSED_ROWS));
                 Map<UUID, byte[]> back = CardWriter.rehearse(connection, batch, at);
                 for (MappedCard card : batch) {
                     if (!Arrays.equals(back.get(card.id()), card.contentDigest())) {

@@ -46,6 +46,13 @@ class RefreshWarmUpTest {
             for (MappedCard card : cards) {
                 assertThat(back.get(card.id())).isEqualTo(card.contentDigest());
             }
+            // the largest rehearsal: its rows' parameters and the array of ids within PostgreSQL's 65,535
+            List<MappedCard> largest = new ArrayList<>();
+            while (largest.size() < CardWriter.MAX_REHEARSED_ROWS) {
+                int missing = CardWriter.MAX_REHEARSED_ROWS - largest.size();
+                largest.addAll(cards.subList(0, Math.min(cards.size(), missing)));
+            }
+            assertThat(CardWriter.rehearse(connection, largest, Instant.now())).hasSize(50);
         }
     }
 
