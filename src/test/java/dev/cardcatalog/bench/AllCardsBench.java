@@ -75,9 +75,15 @@ public final class AllCardsBench {
                     bulk.length, languages, service.pid(), heap);
             BenchRefreshes.settle(service, kafka);
             Files.writeString(Path.of("/proc/" + service.pid() + "/clear_refs"), "5");
+            long postmaster = BenchRefreshes.postmasterPid(postgres);
+            double serviceCpu = BenchRefreshes.cpuSeconds(service.pid());
+            double postgresCpu = BenchRefreshes.treeCpuSeconds(postmaster);
             long start = System.nanoTime();
             String body = awaitEnd(service, post(service), Duration.ofMinutes(30));
             double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf("CPU during the refresh: service %.1f s, PostgreSQL %.1f s%n",
+                    BenchRefreshes.cpuSeconds(service.pid()) - serviceCpu,
+                    BenchRefreshes.treeCpuSeconds(postmaster) - postgresCpu);
             if (!state(body).equals("succeeded")) {
                 throw new IllegalStateException("the refresh did not apply: " + body);
             }

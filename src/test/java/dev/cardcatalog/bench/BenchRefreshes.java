@@ -139,4 +139,33 @@ final class BenchRefreshes {
             return 0; // the process ended
         }
     }
+
+    /** The PostgreSQL server's process id (the first line of its data directory's postmaster.pid). */
+    static long postmasterPid(EmbeddedPostgresServer postgres) throws Exception {
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
+                EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SHOW data_directory")) {
+            row.next();
+            return Long.parseLong(Files.readAllLines(Path.of(row.getString(1), "postmaster.pid")).get(0).trim());
+        }
+    }
+
+    /** CPU seconds of a process and its living children (PostgreSQL's backends and workers). */
+    static double treeCpuSeconds(long parent) throws IOException {
+        double total = cpuSeconds(parent);
+        try (var processes = Files.list(Path.of("/proc"))) {
+            for (Path process : processes.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+                try {
+                    String stat = Files.readString(process.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    if (Long.parseLong(fields[1]) == parent) {
+                        total += cpuSeconds(Long.parseLong(process.getFileName().toString()));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the process ended
+                }
+            }
+        }
+        return total;
+    }
 }

@@ -106,9 +106,9 @@ public final class RefreshBench {
     private static Measure refresh(ServiceProcess service, EmbeddedPostgresServer postgres, Path log)
             throws Exception {
         long[] scansBefore = scans(postgres);
-        long postmaster = postmasterPid(postgres);
+        long postmaster = BenchRefreshes.postmasterPid(postgres);
         double serviceCpuBefore = BenchRefreshes.cpuSeconds(service.pid());
-        double postgresCpuBefore = treeCpuSeconds(postmaster);
+        double postgresCpuBefore = BenchRefreshes.treeCpuSeconds(postmaster);
         resetPeakRss(service.pid());
         long start = System.nanoTime();
         String body = BenchRefreshes.awaitSucceeded(HTTP, service.baseUrl(),
@@ -117,7 +117,7 @@ public final class RefreshBench {
         Matcher counts = Pattern.compile("\"counts\":(\\{[^}]*})").matcher(body);
         Measure measure = new Measure(seconds, peakRssKb(service.pid()), counts.find() ? counts.group(1) : "");
         double serviceCpu = BenchRefreshes.cpuSeconds(service.pid()) - serviceCpuBefore;
-        double postgresCpu = treeCpuSeconds(postmaster) - postgresCpuBefore;
+        double postgresCpu = BenchRefreshes.treeCpuSeconds(postmaster) - postgresCpuBefore;
         Thread.sleep(1_500); // PostgreSQL publishes a backend's table statistics at most once a second
         long[] scansAfter = scans(postgres);
         String lookups = "";
@@ -137,36 +137,6 @@ public final class RefreshBench {
         }
         System.out.printf("    then waited %.1f s for the %s%n", waited, nameIndex);
         return measure;
-    }
-
-    /** The PostgreSQL server's process id (the first line of its data directory's postmaster.pid). */
-    private static long postmasterPid(EmbeddedPostgresServer postgres) throws Exception {
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
-                EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement();
-                java.sql.ResultSet row = statement.executeQuery("SHOW data_directory")) {
-            row.next();
-            return Long.parseLong(Files.readAllLines(Path.of(row.getString(1), "postmaster.pid")).get(0).trim());
-        }
-    }
-
-
-    /** CPU seconds of a process and its living children (PostgreSQL's backends and workers). */
-    private static double treeCpuSeconds(long parent) throws IOException {
-        double total = BenchRefreshes.cpuSeconds(parent);
-        try (var processes = Files.list(Path.of("/proc"))) {
-            for (Path process : processes.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
-                try {
-                    String stat = Files.readString(process.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    if (Long.parseLong(fields[1]) == parent) {
-                        total += BenchRefreshes.cpuSeconds(Long.parseLong(process.getFileName().toString()));
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // the process ended
-                }
-            }
-        }
-        return total;
     }
 
     /** The card table's sequential and index scans so far. */
