@@ -134,7 +134,7 @@ class TakeoverIT {
                     + (last[0] == null ? "never read" : last[0].prettify().replaceAll("\\s+", " ")));
             for (ServiceProcess witness : witnesses) {
                 message.append(" || pid ").append(witness.pid()).append(witness.process().isAlive() ? "" : " (dead)")
-                        .append(": ").append(witness.logDigest(12));
+                        .append(": ").append(witness.logDigest(10));
             }
             throw new AssertionError(message.toString(), e);
         }

@@ -168,12 +168,22 @@ public final class ServiceProcess implements AutoCloseable {
             List<String> kept = all
                     .filter(line -> line.contains(" WARN ") || line.contains(" ERROR ")
                             || line.contains("[dev.cardcatalog.") || line.contains("assigned partitions"))
-                    .map(line -> line.length() > 260 ? line.substring(0, 260) + "…" : line)
+                    // the broker's answers before the topics exist, at every start
+                    .filter(line -> !line.contains("reported a recoverable issue"))
+                    .map(ServiceProcess::shortened)
                     .toList();
             return String.join(" | ", kept.subList(Math.max(0, kept.size() - lines), kept.size()));
         } catch (IOException | java.io.UncheckedIOException e) {
             return "(output unreadable: " + e.getMessage() + ")";
         }
+    }
+
+    /** A log line without its date and logger package, at most 200 characters. */
+    private static String shortened(String line) {
+        String shorter = line.replaceFirst("^\\d{4}-\\d{2}-\\d{2} ", "")
+                .replaceFirst("\\[(?:[a-z0-9_]+\\.)+([A-Za-z0-9_$]+)\\]", "[$1]")
+                .replaceFirst("\\[Consumer clientId=([^,\\]]+), groupId=[^\\]]+\\] ", "[$1] ");
+        return shorter.length() > 200 ? shorter.substring(0, 200) + "…" : shorter;
     }
 
     public long pid() {
