@@ -3,6 +3,7 @@ package dev.cardcatalog.bench;
 import dev.cardcatalog.testing.EmbeddedKafkaBroker;
 import dev.cardcatalog.testing.EmbeddedPostgresServer;
 import dev.cardcatalog.testing.ServiceProcess;
+import dev.cardcatalog.testing.TestKafka;
 import dev.cardcatalog.testing.TestUsers;
 import java.io.IOException;
 import java.net.URI;
@@ -124,20 +125,27 @@ final class BenchRefreshes {
         System.out.printf("service idle %.1f s after it was ready (%.1f CPU-seconds used so far)%n",
                 (System.nanoTime() - start) / 1e9, cpuSeconds(service.pid()));
         kafka.awaitStableGroup("card-catalog", Duration.ofMinutes(1));
-        kafka.send("card-catalog.commands", "refresh", "not a command");
+        TestKafka.send("card-catalog.commands", "refresh", "not a command");
         Thread.sleep(3_000);
     }
 
     /** User + system CPU seconds of a process so far ({@code /proc/<pid>/stat}, clock ticks of 1/100 s). */
     static double cpuSeconds(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // after the command: state(0) ppid(1) ... utime(11) stime(12)
+            String[] fields = statFields(Path.of("/proc/" + pid));
             return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
         } catch (IOException | RuntimeException e) {
             return 0; // the process ended
         }
+    }
+
+    /**
+     * The fields of {@code /proc/<pid>/stat} after the command's name: state (0), ppid (1), ... utime (11),
+     * stime (12).
+     */
+    private static String[] statFields(Path process) throws IOException {
+        String stat = Files.readString(process.resolve("stat"));
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
     /** The PostgreSQL server's process id (the first line of its data directory's postmaster.pid). */
@@ -156,9 +164,7 @@ final class BenchRefreshes {
         try (var processes = Files.list(Path.of("/proc"))) {
             for (Path process : processes.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
                 try {
-                    String stat = Files.readString(process.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    if (Long.parseLong(fields[1]) == parent) {
+                    if (Long.parseLong(statFields(process)[1]) == parent) {
                         total += cpuSeconds(Long.parseLong(process.getFileName().toString()));
                     }
                 } catch (IOException | RuntimeException e) {

@@ -12,10 +12,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -174,23 +170,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             throw new IllegalStateException("interrupted while waiting for consumer group " + groupId, e);
         } catch (ExecutionException e) {
             throw new IllegalStateException("could not describe consumer group " + groupId, e);
-        }
-    }
-
-    /**
-     * Sends one record (acks=all) to {@code topic} with {@code key} and {@code value}, and waits for the broker's
-     * acknowledgement.
-     */
-    public void send(String topic, String key, String value) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.ACKS_CONFIG, "all"),
-                new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(topic, key, value)).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while sending to " + topic, e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("could not send to " + topic, e);
         }
     }
 
