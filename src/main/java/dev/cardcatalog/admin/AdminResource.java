@@ -24,8 +24,12 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.StringJoiner;
 import java.util.UUID;
 
 /**
@@ -78,15 +82,7 @@ public class AdminResource {
             @QueryParam("result") String result, @QueryParam("job") String job, @QueryParam("until") String until,
             @QueryParam("from") String from, RoutingContext routing) {
         if (!PATH.equals(HttpSecurityUtils.pathWithoutMatrixParams(routing.normalizedPath()))) {
-            UriBuilder canonical = UriBuilder.fromPath(PATH);
-            String[][] query = {{"state", state}, {"page", page}, {"result", result}, {"job", job}, {"until", until},
-                {"from", from}};
-            for (String[] parameter : query) {
-                if (parameter[1] != null) {
-                    canonical.queryParam(parameter[0], parameter[1]);
-                }
-            }
-            return Response.status(Response.Status.MOVED_PERMANENTLY).location(canonical.build()).build();
+            return Response.status(Response.Status.MOVED_PERMANENTLY).location(canonical(routing)).build();
         }
         String text = ProblemException.text("state", state);
         JobState filter = text == null ? null : JobState.fromWire(text).filter(AdminPages.FILTERS::contains)
@@ -181,6 +177,17 @@ public class AdminResource {
             uri.queryParam("from", from);
         }
         return Response.seeOther(uri.build()).build();
+    }
+
+    /**
+     * {@value #PATH} with the request's query parameters, each encoded again (form encoding): whatever the query
+     * held, such as braces that a URI template would take for a variable, the address is valid.
+     */
+    private static URI canonical(RoutingContext routing) {
+        StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+        routing.queryParams().forEach((name, value) -> query.add(URLEncoder.encode(name, StandardCharsets.UTF_8)
+                + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return URI.create(PATH + query);
     }
 
     private static UUID uuid(String text) {
