@@ -103,6 +103,8 @@ class SecurityHeadersTest {
         assertThat(script.contentType()).contains("javascript");
         assertThat(script.asString()).contains("schedule(document.getElementById('admin'))");
         assertEveryAnswersHeaders(script);
+        assertThat(script.header("Cache-Control")).as("public, kept 10 min").contains("max-age=600")
+                .doesNotContain("no-store");
 
         Response style = anonymous().get("/admin/page.css");
         assertThat(style.statusCode()).isEqualTo(200);
