@@ -78,6 +78,12 @@ class OutageIT {
                 assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
                 assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
                 assertThat(refused.body()).contains("/problems/database-unavailable").contains("\"retry_after\":1");
+                for (String read : List.of("/api/jobs", "/admin")) {
+                    HttpResponse<String> unavailable = get(service, read);
+                    assertThat(unavailable.statusCode()).as(read + ": " + unavailable.body()).isEqualTo(503);
+                    assertThat(unavailable.headers().firstValue("Retry-After")).as(read).hasValue("1");
+                    assertThat(unavailable.body()).as(read).contains("/problems/database-unavailable");
+                }
 
                 await("the command to be held a while").atMost(Duration.ofSeconds(20))
                         .until(() -> metric(service, "jobs_commands_held_seconds") >= 5);
@@ -133,6 +139,8 @@ class OutageIT {
                     assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
                     assertThat(refused.body()).contains("/problems/kafka-unavailable");
                     refusedJob = jobId(refused.body());
+                    await("readiness DOWN").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                            .until(() -> status(service.managementUrl() + "/health/ready") == 503);
                     assertThat(TestDatabase.value("SELECT state FROM job WHERE id = ?::uuid", refusedJob))
                             .isEqualTo("failed");
                     // the job that waits for its retry, as the ledger has it before its delayed command comes back
@@ -151,6 +159,8 @@ class OutageIT {
                         .pollInterval(Duration.ofMillis(500))
                         .until(() -> "succeeded".equals(TestDatabase.value(
                                 "SELECT state FROM job WHERE id = ?::uuid", waiting)));
+                await("readiness UP").atMost(Duration.ofSeconds(30))
+                        .until(() -> status(service.managementUrl() + "/health/ready") == 200);
                 assertThat(liveness.failures()).as("liveness answers other than 200").isEmpty();
             } finally {
                 if (!restarted) {
@@ -220,6 +230,14 @@ class OutageIT {
                 .header("Content-Type", "application/json")
                 .timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> get(ServiceProcess service, String path) throws IOException,
+            InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + path))
+                .header("Authorization", TestUsers.OPERATOR_AUTHORIZATION)
+                .timeout(Duration.ofSeconds(30))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static int status(String url) {
