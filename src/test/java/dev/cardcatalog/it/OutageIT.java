@@ -73,11 +73,15 @@ class OutageIT {
                 await("the consumer to hold the command").atMost(Duration.ofSeconds(20))
                         .until(() -> heldAttempts(instances.log("db-outage")) >= 1);
 
-                HttpResponse<String> refused = post(service, "/api/refreshes");
-                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
-                assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-                assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
-                assertThat(refused.body()).contains("/problems/database-unavailable").contains("\"retry_after\":1");
+                for (String start : List.of("/api/refreshes", "/api/art-builds")) {
+                    HttpResponse<String> refused = post(service, start);
+                    assertThat(refused.statusCode()).as(start + ": " + refused.body()).isEqualTo(503);
+                    assertThat(refused.headers().firstValue("Content-Type")).as(start)
+                            .hasValue("application/problem+json");
+                    assertThat(refused.headers().firstValue("Retry-After")).as(start).hasValue("1");
+                    assertThat(refused.body()).as(start).contains("/problems/database-unavailable")
+                            .contains("\"retry_after\":1");
+                }
                 for (String read : List.of("/api/jobs", "/admin")) {
                     HttpResponse<String> unavailable = get(service, read);
                     assertThat(unavailable.statusCode()).as(read + ": " + unavailable.body()).isEqualTo(503);
@@ -100,7 +104,7 @@ class OutageIT {
                         .until(() -> status(service.managementUrl() + "/health/ready") == 200);
                 assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", jobId))
                         .isEqualTo(1);
-                assertThat(TestDatabase.count("SELECT count(*) FROM job")).as("the refused POST wrote nothing")
+                assertThat(TestDatabase.count("SELECT count(*) FROM job")).as("the refused POSTs wrote nothing")
                         .isEqualTo(1);
                 assertThat(TestKafka.withValue("card-catalog.commands.dlq", command)).isEmpty();
                 assertThat(metric(service, "jobs_commands_held_seconds")).isZero();
@@ -128,6 +132,7 @@ class OutageIT {
                     .until(() -> relayHeld(instances.log("broker-outage")) >= 1);
 
             String refusedJob;
+            String refusedArtJob;
             boolean restarted = false;
             try (Liveness liveness = new Liveness(service)) {
                 broker.stopBroker();
@@ -139,6 +144,11 @@ class OutageIT {
                     assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
                     assertThat(refused.body()).contains("/problems/kafka-unavailable");
                     refusedJob = jobId(refused.body());
+                    HttpResponse<String> refusedArt = post(service, "/api/art-builds");
+                    assertThat(refusedArt.statusCode()).as(refusedArt.body()).isEqualTo(503);
+                    assertThat(refusedArt.headers().firstValue("Retry-After")).hasValue("1");
+                    assertThat(refusedArt.body()).contains("/problems/kafka-unavailable");
+                    refusedArtJob = jobId(refusedArt.body());
                     await("readiness DOWN").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
                             .until(() -> status(service.managementUrl() + "/health/ready") == 503);
                     assertThat(TestDatabase.value("SELECT state FROM job WHERE id = ?::uuid", refusedJob))
@@ -170,11 +180,15 @@ class OutageIT {
             assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", waiting))
                     .isEqualTo(1);
             assertThat(TestKafka.withValue("card-catalog.commands.dlq", delayed)).isEmpty();
-            // the refused POST's command may reach Kafka late: it runs nothing, and blocks nothing
-            assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", refusedJob))
-                    .isZero();
-            assertThat(TestDatabase.value("SELECT state FROM job WHERE id = ?::uuid", refusedJob))
-                    .isEqualTo("failed");
+            // the refused POSTs' commands may reach Kafka late: they run nothing, and block nothing
+            for (String refused : List.of(refusedJob, refusedArtJob)) {
+                assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", refused))
+                        .isZero();
+                assertThat(TestDatabase.value("SELECT state FROM job WHERE id = ?::uuid", refused))
+                        .isEqualTo("failed");
+                assertThat((String) TestDatabase.value("SELECT message FROM job WHERE id = ?::uuid", refused))
+                        .startsWith("the command could not be published to Kafka");
+            }
             HttpResponse<String> accepted = post(service, "/api/refreshes");
             assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
             String next = jobId(accepted.body());
