@@ -36,8 +36,12 @@ import org.junit.jupiter.api.Test;
  */
 class OutageIT {
 
-    /** Longer than the 20 s the consumer used to try before it dead-lettered a command it could not register. */
-    private static final Duration OUTAGE = Duration.ofSeconds(25);
+    /**
+     * Longer than the 20 s the consumer used to try before it dead-lettered a command it could not register; the
+     * system property {@code card-catalog.test.outage-seconds} sets another length (75 to outlast the throttled
+     * commit strategy's 60 s age check, which the command channel has off).
+     */
+    private static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("card-catalog.test.outage-seconds", 25));
 
     /** Short back-offs, so that the outage spans many tries. */
     private static final Map<String, String> SHORT_BACK_OFF = Map.of(
