@@ -93,7 +93,7 @@ public class CommandConsumer {
             Log.warnf("command %s sent to the dead-letter topic: %s", source, e.getMessage());
             return message.nack(e);
         } catch (JobLedger.LedgerException e) {
-            Log.errorf("command %s could not be registered: %s", source, e.getMessage());
+            Log.warnf("command %s sent to the dead-letter topic: %s", source, e.getMessage());
             return message.nack(new InvalidCommandException(
                     "could not be registered: the job ledger refused its values"));
         }
