@@ -184,7 +184,13 @@ class OutageIT {
             assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", waiting))
                     .isEqualTo(1);
             assertThat(TestKafka.withValue("card-catalog.commands.dlq", delayed)).isEmpty();
-            // the refused POSTs' commands may reach Kafka late: they run nothing, and block nothing
+            // the refused POSTs' commands reach Kafka late (the producer kept them): they run nothing, and block
+            // nothing
+            for (String refused : List.of(refusedJob, refusedArtJob)) {
+                await("the late command of " + refused).atMost(Duration.ofSeconds(60)).until(() -> lines(
+                        instances.log("broker-outage")).stream().anyMatch(line -> line.contains("for job " + refused
+                        + " (retry-count 0) ignored: the job is failed")));
+            }
             for (String refused : List.of(refusedJob, refusedArtJob)) {
                 assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", refused))
                         .isZero();
@@ -201,6 +207,53 @@ class OutageIT {
                             "SELECT state FROM job WHERE id = ?::uuid", next)));
             assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", refusedJob))
                     .isZero();
+        }
+    }
+
+    @Test
+    void aDelayedCommandTheRelayCannotForwardIsHeldThroughABrokerOutage() throws Exception {
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.shared();
+        assumeTrue(broker.stoppable(), "the broker is a container here, which this test does not stop");
+        try (Instances instances = new Instances()) {
+            Map<String, String> config = new java.util.HashMap<>(SHORT_BACK_OFF);
+            // the producer gives a record up after a few seconds instead of two minutes, so that the relay's own
+            // hold, not the producer's, carries the delayed command through the outage
+            config.put("mp.messaging.outgoing.commands-out.max.block.ms", "2000");
+            config.put("mp.messaging.outgoing.commands-out.request.timeout.ms", "2000");
+            config.put("mp.messaging.outgoing.commands-out.delivery.timeout.ms", "3000");
+            ServiceProcess service = instances.start("relay-outage", config);
+            instances.awaitConsumers();
+
+            String waiting = UUID.randomUUID().toString();
+            String delayed = "{\"type\":\"refresh\",\"jobId\":\"" + waiting + "\"}";
+            long due = System.currentTimeMillis() + 5_000;
+            TestDatabase.execute("INSERT INTO job (id, kind, trigger, state, retry_count, retry_at, source, command,"
+                    + " created_at, updated_at) VALUES (?::uuid, 'refresh', 'api', 'waiting', 1,"
+                    + " to_timestamp(? / 1000.0), 'api', '{}', now(), now())", waiting, due);
+            TestKafka.send("card-catalog.commands.delayed", "refresh", delayed.getBytes(StandardCharsets.UTF_8),
+                    Map.of("retry-count", "1", "not-before", String.valueOf(due)));
+            await("the relay to hold the delayed command").atMost(Duration.ofSeconds(20))
+                    .until(() -> relayHeld(instances.log("relay-outage")) >= 1);
+
+            try (Liveness liveness = new Liveness(service)) {
+                broker.stopBroker();
+                long stoppedAt = System.nanoTime();
+                try {
+                    sleepUntil(stoppedAt + OUTAGE.toNanos());
+                    assertThat(relayRetries(instances.log("relay-outage"))).as("the relay's tries to forward")
+                            .isGreaterThan(2);
+                } finally {
+                    broker.restartBroker();
+                }
+                await("the waiting job to succeed").atMost(Duration.ofSeconds(180))
+                        .pollInterval(Duration.ofMillis(500))
+                        .until(() -> "succeeded".equals(TestDatabase.value(
+                                "SELECT state FROM job WHERE id = ?::uuid", waiting)));
+                assertThat(liveness.failures()).as("liveness answers other than 200").isEmpty();
+            }
+            assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", waiting))
+                    .isEqualTo(1);
+            assertThat(TestKafka.withValue("card-catalog.commands.dlq", delayed)).isEmpty();
         }
     }
 
@@ -301,6 +354,12 @@ class OutageIT {
     private static long relayHeld(Path log) throws IOException {
         return lines(log).stream().filter(line -> line.contains("delayed command card-catalog.commands.delayed/")
                 && line.contains(" held until ")).count();
+    }
+
+    /** How many times the relay's log says it could not forward a delayed record and holds it. */
+    private static long relayRetries(Path log) throws IOException {
+        return lines(log).stream().filter(line -> line.contains("could not be forwarded")
+                && line.contains("held, trying again in")).count();
     }
 
     private static List<String> lines(Path log) throws IOException {
