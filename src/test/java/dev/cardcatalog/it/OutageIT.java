@@ -20,10 +20,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -57,7 +60,7 @@ class OutageIT {
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
         try (Instances instances = new Instances();
                 TcpProxy proxy = TcpProxy.start(postgres.host(), postgres.port())) {
-            Map<String, String> config = new java.util.HashMap<>(SHORT_BACK_OFF);
+            Map<String, String> config = new HashMap<>(SHORT_BACK_OFF);
             String through = "127.0.0.1:" + proxy.port() + "/" + EmbeddedPostgresServer.DATABASE;
             config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://" + through);
             config.put("quarkus.datasource.reactive.url", "postgresql://" + through);
@@ -215,7 +218,7 @@ class OutageIT {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.shared();
         assumeTrue(broker.stoppable(), "the broker is a container here, which this test does not stop");
         try (Instances instances = new Instances()) {
-            Map<String, String> config = new java.util.HashMap<>(SHORT_BACK_OFF);
+            Map<String, String> config = new HashMap<>(SHORT_BACK_OFF);
             // the producer gives a record up after a few seconds instead of two minutes, so that the relay's own
             // hold, not the producer's, carries the delayed command through the outage
             config.put("mp.messaging.outgoing.commands-out.max.block.ms", "2000");
@@ -260,7 +263,7 @@ class OutageIT {
     /** Polls {@code /q/health/live} every 250 ms while open, and keeps every answer that is not 200. */
     private static final class Liveness implements AutoCloseable {
         private final List<String> failures = new CopyOnWriteArrayList<>();
-        private final java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        private final AtomicInteger checks = new AtomicInteger();
         private final Thread polling;
         private volatile boolean open = true;
 
@@ -270,7 +273,7 @@ class OutageIT {
                     int status = status(service.managementUrl() + "/health/live");
                     checks.incrementAndGet();
                     if (status != 200) {
-                        failures.add(status + " at " + java.time.Instant.now());
+                        failures.add(status + " at " + Instant.now());
                     }
                     sleep(250);
                 }
