@@ -122,6 +122,41 @@ class OutageIT {
     }
 
     @Test
+    void aCommandHeldByAnInstanceThatStopsIsRunByTheNextOne() throws Exception {
+        EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
+        try (Instances instances = new Instances();
+                TcpProxy proxy = TcpProxy.start(postgres.host(), postgres.port())) {
+            Map<String, String> config = new HashMap<>(SHORT_BACK_OFF);
+            String through = "127.0.0.1:" + proxy.port() + "/" + EmbeddedPostgresServer.DATABASE;
+            config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://" + through);
+            config.put("quarkus.datasource.reactive.url", "postgresql://" + through);
+            ServiceProcess first = instances.start("held-1", config);
+            instances.awaitConsumers();
+
+            proxy.cut();
+            String jobId = UUID.randomUUID().toString();
+            TestKafka.send("card-catalog.commands", "refresh",
+                    ("{\"type\":\"refresh\",\"jobId\":\"" + jobId + "\"}").getBytes(StandardCharsets.UTF_8),
+                    Map.of());
+            await("the first instance to hold the command").atMost(Duration.ofSeconds(20))
+                    .until(() -> heldAttempts(instances.log("held-1")) >= 2);
+            first.close();
+            assertThat(lines(instances.log("held-1"))).as("the first instance's log")
+                    .anyMatch(line -> line.contains("left for another instance: this one stopped while the database"
+                            + " was unavailable"));
+            proxy.restore();
+
+            // nothing was committed past the held record: the next instance in the group reads it again
+            instances.start("held-2", config);
+            await("the job to succeed").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> "succeeded".equals(TestDatabase.value("SELECT state FROM job WHERE id = ?::uuid",
+                            jobId)));
+            assertThat(TestDatabase.count("SELECT count(*) FROM job_run WHERE job_id = ?::uuid", jobId))
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
     void aPostAndADelayedCommandDuringABrokerOutageLoseNothing() throws Exception {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.shared();
         assumeTrue(broker.stoppable(), "the broker is a container here, which this test does not stop");
