@@ -1,5 +1,6 @@
 package dev.cardcatalog.job;
 
+import dev.cardcatalog.platform.OutageConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.logging.Log;
@@ -27,6 +28,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  *   <li>A record is acknowledged only once it is forwarded; the channel's {@code throttled} commit strategy commits
  *       an offset only when every record before it in the partition is acknowledged. A restart therefore loses
  *       nothing: the unforwarded records come again, and a record forwarded twice is ignored by the ledger.</li>
+ *   <li>A record it cannot forward (the broker is down) is held and tried again after
+ *       {@code card-catalog.outage.first-back-off}, doubling up to {@code max-back-off}, for as long as the outage
+ *       lasts (SERVICE.md §6.6); it never goes to the dead-letter topic for that.</li>
  *   <li>A record it cannot trust goes to the dead-letter topic: a missing, repeated or unreadable
  *       {@code retry-count} or {@code not-before}, a retry count over {@code max-retry-count}, a due time more than
  *       the ceiling (1 h) plus slack ahead, or a value that is not a command.</li>
@@ -37,14 +41,17 @@ public class DelayRelay {
 
     private final CommandPublisher publisher;
     private final RetryConfig config;
+    private final OutageConfig outage;
     private final Clock clock;
     private final Vertx vertx;
     private final Timer lateness;
     private final AtomicInteger held = new AtomicInteger();
 
-    public DelayRelay(CommandPublisher publisher, RetryConfig config, Clock clock, Vertx vertx, MeterRegistry metrics) {
+    public DelayRelay(CommandPublisher publisher, RetryConfig config, OutageConfig outage, Clock clock, Vertx vertx,
+            MeterRegistry metrics) {
         this.publisher = publisher;
         this.config = config;
+        this.outage = outage;
         this.clock = clock;
         this.vertx = vertx;
         this.lateness = Timer.builder("jobs.relay.lateness")
@@ -79,18 +86,19 @@ public class DelayRelay {
             long notBefore) {
         long delay = notBefore - clock.millis();
         if (delay <= 0) {
-            forward(message, record, where, notBefore);
+            forward(message, record, where, notBefore, outage.firstBackOff());
         } else {
-            vertx.setTimer(delay, id -> forward(message, record, where, notBefore));
+            vertx.setTimer(delay, id -> forward(message, record, where, notBefore, outage.firstBackOff()));
         }
     }
 
+    /** Forwards the record; when that fails, tries again after {@code wait}, the next time after a longer one. */
     private void forward(Message<byte[]> message, IncomingKafkaRecordMetadata<String, byte[]> record, String where,
-            long notBefore) {
+            long notBefore, Duration wait) {
         long early = notBefore - clock.millis();
         if (early > 0) {
             // a timer never fires early; a clock stepped back can make it look so: wait the rest
-            vertx.setTimer(early, id -> forward(message, record, where, notBefore));
+            vertx.setTimer(early, id -> forward(message, record, where, notBefore, wait));
             return;
         }
         publisher.forward(record.getKey(), message.getPayload(), record.getHeaders())
@@ -101,9 +109,10 @@ public class DelayRelay {
                     Log.debugf("delayed command %s forwarded %d ms after its not-before", where, late);
                     message.ack();
                 }, failure -> {
-                    Log.warnf("delayed command %s could not be forwarded (%s); trying again in 1 s", where,
-                            failure.getMessage());
-                    vertx.setTimer(1000, id -> forward(message, record, where, notBefore));
+                    Log.warnf("delayed command %s could not be forwarded (%s); held, trying again in %d ms", where,
+                            failure.getMessage(), wait.toMillis());
+                    vertx.setTimer(Math.max(1, wait.toMillis()),
+                            id -> forward(message, record, where, notBefore, outage.nextBackOff(wait)));
                 });
     }
 

@@ -3,6 +3,7 @@ package dev.cardcatalog.job;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cardcatalog.platform.DatabaseUnavailableException;
 import dev.cardcatalog.platform.InstanceId;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -112,9 +113,13 @@ public class JobLedger {
         });
     }
 
-    /** Fails a queued job whose command could not be published. */
-    public void failUnpublished(UUID jobId, String reason) {
-        inTransaction(connection -> {
+    /**
+     * Fails a queued job whose command could not be published.
+     *
+     * @return false when the job was no longer queued: the command reached Kafka after all and was claimed
+     */
+    public boolean failUnpublished(UUID jobId, String reason) {
+        return inTransaction(connection -> {
             Instant now = clock.instant();
             try (PreparedStatement update = connection.prepareStatement("""
                     UPDATE job SET state = 'failed', last_error = ?, message = ?, updated_at = ?, finished_at = ?
@@ -124,9 +129,8 @@ public class JobLedger {
                 update.setTimestamp(3, Timestamp.from(now));
                 update.setTimestamp(4, Timestamp.from(now));
                 update.setObject(5, jobId);
-                update.executeUpdate();
+                return update.executeUpdate() == 1;
             }
-            return null;
         });
     }
 
@@ -639,11 +643,23 @@ public class JobLedger {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new LedgerException("the job ledger could not be written: " + e.getMessage(), e);
+            throw failure("written", e);
         }
     }
 
-    /** The ledger's database failed. */
+    /**
+     * The exception for a failed read or write of the ledger ({@code doing}: "read", "written"): a
+     * {@link DatabaseUnavailableException} when the database failed, worth trying again; a {@link LedgerException}
+     * when it refused the values (SQLSTATE class 22 or 23), which would fail again.
+     */
+    static RuntimeException failure(String doing, SQLException e) {
+        if (DatabaseUnavailableException.valuesRefused(e)) {
+            return new LedgerException("the job ledger refused the values: " + e.getMessage(), e);
+        }
+        return new DatabaseUnavailableException("the job ledger could not be " + doing + ": " + e.getMessage(), e);
+    }
+
+    /** The ledger's database refused the values written (SQLSTATE class 22 or 23): trying again would not help. */
     public static class LedgerException extends RuntimeException {
         LedgerException(String message, Throwable cause) {
             super(message, cause);

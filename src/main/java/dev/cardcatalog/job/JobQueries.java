@@ -51,7 +51,7 @@ public class JobQueries {
                 return Optional.of(view(job, runs(connection, id, Integer.MAX_VALUE)));
             }
         } catch (SQLException e) {
-            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+            throw JobLedger.failure("read", e);
         }
     }
 
@@ -97,7 +97,7 @@ public class JobQueries {
             }
             return new JobPage(items, page, size, total);
         } catch (SQLException e) {
-            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+            throw JobLedger.failure("read", e);
         }
     }
 
@@ -118,7 +118,7 @@ public class JobQueries {
                 return Optional.of(view(job, runs(connection, job.id(), 1)));
             }
         } catch (SQLException e) {
-            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+            throw JobLedger.failure("read", e);
         }
     }
 
@@ -142,7 +142,7 @@ public class JobQueries {
                 }
             }
         } catch (SQLException e) {
-            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+            throw JobLedger.failure("read", e);
         }
         return recent;
     }
@@ -158,7 +158,7 @@ public class JobQueries {
                 counts.put(JobState.fromWire(rows.getString(1)).orElseThrow(), rows.getLong(2));
             }
         } catch (SQLException e) {
-            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+            throw JobLedger.failure("read", e);
         }
         return counts;
     }

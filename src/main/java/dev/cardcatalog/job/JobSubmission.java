@@ -1,6 +1,8 @@
 package dev.cardcatalog.job;
 
+import dev.cardcatalog.platform.OutageConfig;
 import dev.cardcatalog.platform.Problem;
+import dev.cardcatalog.platform.UnavailableException;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
@@ -16,7 +18,10 @@ import java.util.UUID;
  * Accepting work from an operator (SERVICE.md §6.3): create the job {@code queued}, publish its command and wait
  * for Kafka to take it, answer 202 with the job and {@code Location: /api/jobs/{id}}. The work runs later, on the
  * instance whose consumer claims the command. While a job of the kind is in flight: 409 naming it. When Kafka does
- * not take the command: the job is failed and the answer is 503.
+ * not take the command: the job is failed and the answer is 503 with {@code Retry-After} (SERVICE.md §6.6). The
+ * failed job stays as the request's record and keeps a command Kafka takes late (the producer still holds it) from
+ * running anything: the ledger ignores a command for a failed job. When the database is unavailable nothing is
+ * written and the answer is 503 {@code database-unavailable}.
  */
 @ApplicationScoped
 public class JobSubmission {
@@ -26,14 +31,16 @@ public class JobSubmission {
     private final JobQueries queries;
     private final JobConfig config;
     private final QuietWindow quietWindow;
+    private final OutageConfig outage;
 
     public JobSubmission(JobLedger ledger, CommandPublisher publisher, JobQueries queries, JobConfig config,
-            QuietWindow quietWindow) {
+            QuietWindow quietWindow, OutageConfig outage) {
         this.ledger = ledger;
         this.publisher = publisher;
         this.queries = queries;
         this.config = config;
         this.quietWindow = quietWindow;
+        this.outage = outage;
     }
 
     /**
@@ -41,7 +48,9 @@ public class JobSubmission {
      * {@code kind}, queued, its command published. Answers 202 with the {@link JobView}.
      *
      * @throws ProblemException 409 {@code job-in-flight} with {@code job_id} while a job of the kind is queued,
-     *     running or waiting; 503 {@code kafka-unavailable} when Kafka did not take the command
+     *     running or waiting; 503 {@code kafka-unavailable} with {@code Retry-After} when Kafka did not take the
+     *     command within {@code card-catalog.jobs.publish-timeout}
+     * @throws dev.cardcatalog.platform.DatabaseUnavailableException when the database is unavailable (503)
      */
     public Response submit(JobKind kind, JobRequest request) {
         JobTrigger trigger = request == null ? JobTrigger.MANUAL : request.jobTrigger();
@@ -76,9 +85,9 @@ public class JobSubmission {
         } catch (RuntimeException e) {
             ledger.backToWaiting(before.get());
             Log.errorf("job %s could not be queued to run now: %s", jobId, e.getMessage());
-            throw new ProblemException(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
+            throw new UnavailableException(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
                     "The command could not be handed to Kafka; the job still waits for its retry.")
-                    .with("job_id", jobId));
+                    .with("job_id", jobId), outage.retryAfterSeconds());
         }
         Log.infof("%s job %s queued to run now by an operator", job.kind().wire(), jobId);
         return Response.accepted(queries.view(jobId).orElseThrow()).location(URI.create("/api/jobs/" + jobId)).build();
@@ -113,11 +122,16 @@ public class JobSubmission {
                     .await().atMost(config.publishTimeout());
         } catch (RuntimeException e) {
             String reason = "the command could not be published to Kafka: " + e.getMessage();
-            Log.errorf("%s job %s failed: %s", kind.wire(), job.id(), reason);
-            ledger.failUnpublished(job.id(), reason);
-            throw new ProblemException(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
-                    "The job could not be handed to Kafka; it was recorded as failed. Try again later.")
-                    .with("job_id", job.id()));
+            if (ledger.failUnpublished(job.id(), reason)) {
+                Log.errorf("%s job %s failed: %s", kind.wire(), job.id(), reason);
+                throw new UnavailableException(Problem.of("kafka-unavailable", "Kafka unavailable", 503,
+                        "The job could not be handed to Kafka; it was recorded as failed and will not run."
+                                + " Try again later.")
+                        .with("job_id", job.id()), outage.retryAfterSeconds());
+            }
+            // Kafka took the command after the wait ended and an instance claimed it: the job is accepted
+            Log.infof("%s job %s was handed to Kafka late (%s) and is already claimed", kind.wire(), job.id(),
+                    e.getMessage());
         }
         Log.infof("%s job %s queued (%s, %s)", kind.wire(), job.id(), trigger.wire(), source);
         JobView view = queries.view(job.id()).orElseThrow();

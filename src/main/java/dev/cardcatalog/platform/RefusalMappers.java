@@ -23,13 +23,22 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * for an unknown user and a wrong password. A refused credential is logged (WARN) with the remote address, the
  * scheme and the request line, never the credential or the user name.</li>
  * <li>403 {@code forbidden} when the user lacks the endpoint's role.</li>
- * <li>503 {@code service-busy} with {@code Retry-After} when a limit is reached ({@link BusyException}).</li>
+ * <li>503 {@code service-busy} with {@code Retry-After} when a limit is reached ({@link BusyException}), and 503
+ * with {@code Retry-After} whenever the service asks a client to come back ({@link UnavailableException}).</li>
+ * <li>503 {@code database-unavailable} with {@code Retry-After} while PostgreSQL cannot do the work
+ * ({@link DatabaseUnavailableException}; SERVICE.md §6.6), logged at WARN: an outage, not a defect.</li>
  * </ul>
  * These mappers take precedence over Quarkus's own (priority {@code USER + 1}), which answer without a body.
  */
 public class RefusalMappers {
 
     private static final int PRIORITY = Priorities.USER - 10;
+
+    private final OutageConfig outage;
+
+    public RefusalMappers(OutageConfig outage) {
+        this.outage = outage;
+    }
 
     @ServerExceptionMapper(priority = PRIORITY)
     public Uni<Response> unauthorized(UnauthorizedException e, RoutingContext context, UriInfo uri) {
@@ -54,9 +63,17 @@ public class RefusalMappers {
     }
 
     @ServerExceptionMapper(priority = PRIORITY)
-    public Response busy(BusyException e, UriInfo uri) {
+    public Response unavailable(UnavailableException e, UriInfo uri) {
         return Response.fromResponse(ProblemMappers.respond(e.problem().at(uri.getPath())))
                 .header("Retry-After", String.valueOf(e.retryAfterSeconds())).build();
+    }
+
+    @ServerExceptionMapper(priority = PRIORITY)
+    public Response databaseUnavailable(DatabaseUnavailableException e, UriInfo uri) {
+        Log.warnf("request %s refused: %s", printable(uri.getPath()), e.getMessage());
+        return unavailable(new UnavailableException(Problem.of("database-unavailable", "Database unavailable", 503,
+                "The database is unavailable at the moment; nothing was done. Try again later."),
+                outage.retryAfterSeconds()), uri);
     }
 
     /** The problem with the challenge of the mechanism that refused the request, or of the first one configured. */

@@ -152,8 +152,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         long deadline = System.nanoTime() + atMost.toNanos();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             while (true) {
-                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(groupId)).all().get()
-                        .get(groupId);
+                ConsumerGroupDescription group;
+                try {
+                    group = admin.describeConsumerGroups(List.of(groupId)).all().get().get(groupId);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException)) {
+                        throw e;
+                    }
+                    // no consumer has joined yet on a fresh broker
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("consumer group " + groupId + " does not exist after "
+                                + atMost, e);
+                    }
+                    Thread.sleep(100);
+                    continue;
+                }
                 if (group.groupState() == GroupState.STABLE && group.members().stream()
                         .anyMatch(member -> !member.assignment().topicPartitions().isEmpty())
                         && (members < 0 || group.members().size() == members)) {
@@ -196,6 +209,46 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         } catch (ExecutionException e) {
             throw new IllegalStateException("could not create the service's topics", e);
         }
+    }
+
+    /**
+     * Stops the broker, as an outage would: clients are refused until {@link #restartBroker()}; the controller and the
+     * data stay. Only for a broker this JVM started from the test kit.
+     *
+     * @throws IllegalStateException for a container or a broker another class loader started
+     */
+    public void stopBroker() {
+        for (kafka.server.BrokerServer broker : testKit().brokers().values()) {
+            broker.shutdown();
+            broker.awaitShutdown();
+        }
+    }
+
+    /** Starts the broker {@link #stopBroker()} stopped again, on the same port, and waits until it is ready. */
+    public void restartBroker() {
+        try {
+            for (kafka.server.BrokerServer broker : testKit().brokers().values()) {
+                broker.startup();
+            }
+            testKit().waitForReadyBrokers();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the broker did not start again", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the broker started again", e);
+        }
+    }
+
+    /** Whether {@link #stopBroker()} works here: the broker is this JVM's, from the test kit. */
+    public boolean stoppable() {
+        return cluster != null;
+    }
+
+    private KafkaClusterTestKit testKit() {
+        if (cluster == null) {
+            throw new IllegalStateException("this broker is not one this JVM started from the test kit");
+        }
+        return cluster;
     }
 
     @Override

@@ -142,6 +142,10 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         return port;
     }
 
+    public String host() {
+        return host;
+    }
+
     public String jdbcUrl() {
         return "jdbc:postgresql://" + host + ":" + port() + "/" + DATABASE;
     }
