@@ -66,4 +66,18 @@ public interface ArtConfig {
     /** The wait a 503 asks for in {@code Retry-After}, in whole seconds (rounded up, at least 1). */
     @WithDefault("2s")
     Duration matchRetryAfter();
+
+    /**
+     * The longest a photo upload ({@code POST /api/art-index/matches}) may take to arrive whole, from the request's
+     * arrival; a slower one is answered 408 and its connection closed (SERVICE.md §5.9).
+     */
+    @WithDefault("10s")
+    Duration uploadTimeout();
+
+    /**
+     * The most photo uploads one replica receives at once; one more is answered 503 with {@code Retry-After} at
+     * once. Each holds at most {@code quarkus.http.limits.max-body-size} bytes while it arrives.
+     */
+    @WithDefault("32")
+    int uploadConcurrency();
 }

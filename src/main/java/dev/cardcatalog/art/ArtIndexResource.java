@@ -137,8 +137,9 @@ public class ArtIndexResource {
      * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
      * 10 nearest artworks by the smallest Hamming distance over the six query fingerprints (SERVICE.md §5.5),
      * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build; 503 with
-     * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload is read
-     * inside the match's turn, so slow uploads count against the limit too.
+     * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload has been
+     * received whole before this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout,
+     * 503 when too many are being received), so {@code body} is read from memory and a slow upload holds no turn.
      */
     @POST
     @Path("matches")

@@ -1,0 +1,13 @@
+package dev.cardcatalog.testing;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.util.Map;
+
+/** A photo upload must arrive whole within 2 s ({@code card-catalog.art.upload-timeout}, 10 s by default). */
+public class UploadTimeoutProfile implements QuarkusTestProfile {
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("card-catalog.art.upload-timeout", "2s");
+    }
+}
