@@ -167,7 +167,8 @@ public class ArtIndexStore {
                     INSERT INTO art_index (name, settings_digest, content_digest, artwork_count, catalog_version,
                                            written_at, bytes, format_version)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (name) DO UPDATE SET written_at = EXCLUDED.written_at""");
+                    ON CONFLICT (name) DO UPDATE SET written_at = EXCLUDED.written_at,
+                        format_version = EXCLUDED.format_version""");
                     PreparedStatement trim = connection.prepareStatement("""
                             DELETE FROM art_index WHERE name NOT IN (
                                 SELECT name FROM art_index ORDER BY written_at DESC, name DESC LIMIT ?)""")) {

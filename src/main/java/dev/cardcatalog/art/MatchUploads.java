@@ -13,6 +13,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -100,6 +101,11 @@ public class MatchUploads {
         request.handler(upload::chunk);
         request.endHandler(v -> upload.end());
         request.exceptionHandler(upload::failed);
+        if (request.version() == HttpVersion.HTTP_1_1
+                && "100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))) {
+            // the client waits for this before it sends the body (RFC 9110 §10.1.1); a refused upload gets none
+            ctx.response().writeContinue();
+        }
         request.resume();
     }
 

@@ -128,8 +128,8 @@ public class ArtworkPrintings {
         long read = 0;
         CardMapper mapper = new CardMapper();
         try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
             while (true) {
-                connection.setAutoCommit(false);
                 List<MappedCard> cards = new ArrayList<>();
                 List<UUID> ids = new ArrayList<>();
                 try (PreparedStatement select = connection.prepareStatement("SELECT id, scryfall FROM card"
@@ -149,15 +149,21 @@ public class ArtworkPrintings {
                     connection.commit();
                     break;
                 }
-                CardWriter.writeFaceImages(connection, cards, true);
-                try (PreparedStatement update = connection.prepareStatement(
-                        "UPDATE card SET faces_unread = false WHERE id = ANY (?)")) {
-                    update.setArray(1, connection.createArrayOf("uuid", ids.toArray(UUID[]::new)));
-                    update.executeUpdate();
+                try {
+                    CardWriter.writeFaceImages(connection, cards, true);
+                    try (PreparedStatement update = connection.prepareStatement(
+                            "UPDATE card SET faces_unread = false WHERE id = ANY (?)")) {
+                        update.setArray(1, connection.createArrayOf("uuid", ids.toArray(UUID[]::new)));
+                        update.executeUpdate();
+                    }
+                    connection.commit();
+                } catch (SQLException | RuntimeException e) {
+                    connection.rollback();
+                    throw e;
                 }
-                connection.commit();
                 read += ids.size();
             }
+            connection.setAutoCommit(true);
         } catch (SQLException e) {
             throw new TransientFailure("the faces of the cards could not be read: " + e.getMessage(), e);
         }

@@ -407,11 +407,10 @@ class ArtBuildTest {
         TestDatabase.execute("DELETE FROM card_face_image");
         TestDatabase.execute("UPDATE card SET faces_unread = true");
 
-        // every replica ignores it: no index to serve or match against
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/api/art-index").then()
-                .statusCode(404));
-        given().contentType("image/jpeg").body(CardArtGenerator.smallJpeg(1)).post("/api/art-index/matches").then()
-                .statusCode(404);
+        // every replica ignores it: no index to serve, nor, from its next poll of the current index, to match against
+        given().get("/api/art-index").then().statusCode(404);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().contentType("image/jpeg")
+                .body(CardArtGenerator.smallJpeg(1)).post("/api/art-index/matches").then().statusCode(404));
 
         String build = upgrade.startBuildIfOlderFormat().orElseThrow().toString();
         assertThat(upgrade.startBuildIfOlderFormat()).as("one build, in flight").isEmpty();

@@ -168,6 +168,22 @@ class MatchUploadsTest {
         }
     }
 
+    @Test
+    void aClientThatWaitsFor100ContinueGetsItAndItsPhotoIsMatched() throws Exception {
+        byte[] photo = CardArtGenerator.smallJpeg(6);
+        try (Socket client = new Socket(http.getHost(), http.getPort())) {
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /api/art-index/matches HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
+                    + "Content-Length: " + photo.length + "\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(statusAndHeaders(client)).startsWith("HTTP/1.1 100 Continue");
+            out.write(photo);
+            out.flush();
+            assertThat(readToEnd(client)).startsWith("HTTP/1.1 200 ").contains(artworkId(6).toString());
+        }
+    }
+
     /** Sends the headers of a {@value #DECLARED_LENGTH}-byte upload and a JPEG's first 1,024 bytes, then stalls. */
     static Socket stall(URL http) throws IOException {
         Socket socket = new Socket(http.getHost(), http.getPort());
