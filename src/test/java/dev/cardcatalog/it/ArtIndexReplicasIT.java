@@ -59,6 +59,16 @@ class ArtIndexReplicasIT {
             JsonPath matchOnA = awaitMatchWith(a, photo, name);
             assertThat(matchOnA.getString("matches[0].illustration_id")).isEqualTo(artwork.get("artwork"));
             assertThat(awaitMatchWith(b, photo, name).getList("matches")).isEqualTo(matchOnA.getList("matches"));
+            // a photo of a back face (SERVICE.md §5.1) finds its artwork, confident, and its printing says the face
+            Map<String, Object> back = TestDatabase.rows(
+                    "SELECT illustration_id::text AS artwork, card_id::text AS card, image_uri FROM art_fingerprint "
+                            + "WHERE image_uri LIKE '%/small/back/%' ORDER BY illustration_id LIMIT 1").get(0);
+            JsonPath backOnB = match(b, CaptureSimulator.captureJpeg(
+                    ScryfallStandIn.imageSeedOf((String) back.get("image_uri")), 8));
+            assertThat(backOnB.getString("matches[0].illustration_id")).isEqualTo(back.get("artwork"));
+            assertThat(backOnB.getBoolean("matches[0].confident")).isTrue();
+            assertThat(backOnB.getInt("matches[0].printings.find { it.id == '" + back.get("card") + "' }.face.index"))
+                    .isGreaterThanOrEqualTo(1);
 
             // C starts afterwards with an empty data directory and answers alike at once
             assertThat(Path.of("target/it-instances/c")).doesNotExist();
