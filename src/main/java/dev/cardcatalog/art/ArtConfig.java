@@ -1,5 +1,6 @@
 package dev.cardcatalog.art;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -76,8 +77,16 @@ public interface ArtConfig {
 
     /**
      * The most photo uploads one replica receives at once; one more is answered 503 with {@code Retry-After} at
-     * once. Each holds at most {@code quarkus.http.limits.max-body-size} bytes while it arrives.
+     * once. The bytes they hold are bounded by {@link #uploadBuffer()}.
      */
     @WithDefault("32")
     int uploadConcurrency();
+
+    /**
+     * The most bytes that photo uploads hold together, from their arrival until their answer is sent (a declared
+     * {@code Content-Length} counts whole at once); an upload that does not fit is answered 503 with
+     * {@code Retry-After} at once.
+     */
+    @WithDefault("64M")
+    MemorySize uploadBuffer();
 }

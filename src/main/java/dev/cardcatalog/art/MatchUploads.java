@@ -21,6 +21,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -28,9 +29,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * (SERVICE.md §5.9), on the event loop, so that a slow or stalled upload holds no worker thread and no
  * {@link MatchLimit} turn:
  * <ul>
- *   <li>at most {@code card-catalog.art.upload-concurrency} uploads are received at once; one more is answered at
- *       once {@code 503} problem+json {@code service-busy} with {@code Retry-After}
- *       ({@code card-catalog.art.match-retry-after}, RFC 9110 §10.2.3), and its body is dropped unread;</li>
+ *   <li>at most {@code card-catalog.art.upload-concurrency} uploads are received at once, and uploads hold at most
+ *       {@code card-catalog.art.upload-buffer} bytes together (a declared {@code Content-Length} is reserved when
+ *       the request arrives, a chunked body as it grows; the bytes are held until the answer is sent, as the body
+ *       waits for its turn in memory); an upload beyond either is answered at once {@code 503} problem+json
+ *       {@code service-busy} with {@code Retry-After} ({@code card-catalog.art.match-retry-after}, RFC 9110
+ *       §10.2.3), and its body is dropped unread;</li>
  *   <li>the body must arrive within {@code card-catalog.art.upload-timeout} of the request's arrival, else
  *       {@code 408} problem+json {@code request-timeout} (RFC 9110 §15.5.9) and the connection is closed;</li>
  *   <li>a body (sent chunked, without a length) that outgrows {@code quarkus.http.limits.max-body-size} is answered
@@ -56,6 +60,9 @@ public class MatchUploads {
     private final Duration timeout;
     private final long retryAfterSeconds;
     private final long maxBodyBytes;
+    private final long maxBufferedBytes;
+    /** Bytes reserved by uploads, from their arrival until their answer is sent. */
+    private final AtomicLong buffered = new AtomicLong();
     private final ObjectMapper json;
     private final Counter refused;
     private final Counter timedOut;
@@ -71,9 +78,12 @@ public class MatchUploads {
         this.timeout = config.uploadTimeout();
         this.retryAfterSeconds = Math.max(1, (config.matchRetryAfter().toMillis() + 999) / 1000);
         this.maxBodyBytes = maxBodySize.map(MemorySize::asLongValue).orElse((long) ArtIndexResource.MAX_BODY_BYTES);
+        this.maxBufferedBytes = config.uploadBuffer().asLongValue();
         this.json = json;
         Gauge.builder("art.uploads.receiving", receiving, s -> concurrency - s.availablePermits())
                 .description("Photo uploads being received").register(metrics);
+        Gauge.builder("art.uploads.buffered", buffered, AtomicLong::get).baseUnit("bytes")
+                .description("Bytes reserved by photo uploads until their answer is sent").register(metrics);
         this.refused = Counter.builder("art.uploads.refused")
                 .description("Photo uploads answered 503 because as many as allowed were being received")
                 .register(metrics);
@@ -89,14 +99,19 @@ public class MatchUploads {
     private void receive(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         if (!receiving.tryAcquire()) {
-            refused.increment();
-            ctx.response().putHeader(HttpHeaders.RETRY_AFTER, String.valueOf(retryAfterSeconds));
-            answerAndDrop(ctx, Problem.of("service-busy", "Service busy", 503, "Too many photos are being received "
-                    + "at the moment; send this one again in " + retryAfterSeconds + " s.")
-                    .with("retry_after", retryAfterSeconds));
+            refuse(ctx, "Too many photos are being received");
             return;
         }
-        Upload upload = new Upload(ctx);
+        long declared = declaredLength(request);
+        if (!reserve(declared)) {
+            receiving.release();
+            refuse(ctx, "Too many bytes of photos are being held");
+            return;
+        }
+        // the bytes are held until the answer is sent: the body waits for its decoding turn in memory
+        long[] held = {declared};
+        ctx.addEndHandler(v -> buffered.addAndGet(-held[0]));
+        Upload upload = new Upload(ctx, declared < 0 ? held : null);
         upload.timer = ctx.vertx().setTimer(Math.max(1, timeout.toMillis()), id -> upload.timeOut());
         request.handler(upload::chunk);
         request.endHandler(v -> upload.end());
@@ -113,12 +128,18 @@ public class MatchUploads {
     private final class Upload {
         private final RoutingContext ctx;
         private final Buffer body;
+        /** The bytes reserved for a body sent without a length, grown as it arrives; null with a length. */
+        private final long[] growing;
         private long timer = -1;
         private boolean over;
 
-        Upload(RoutingContext ctx) {
+        Upload(RoutingContext ctx, long[] growing) {
             this.ctx = ctx;
             this.body = Buffer.buffer(INITIAL_BUFFER);
+            this.growing = growing;
+            if (growing != null) {
+                growing[0] = 0;
+            }
         }
 
         void chunk(Buffer chunk) {
@@ -130,6 +151,14 @@ public class MatchUploads {
                 answerAndDrop(ctx, Problem.of("body-too-large", "Body too large", 413, "The body is over the limit of "
                         + maxBodyBytes + " bytes.").with("field", "body"));
                 return;
+            }
+            if (growing != null) {
+                if (!reserve(chunk.length())) {
+                    finish();
+                    refuse(ctx, "Too many bytes of photos are being held");
+                    return;
+                }
+                growing[0] += chunk.length();
             }
             body.appendBuffer(chunk);
         }
@@ -172,6 +201,40 @@ public class MatchUploads {
                 timer = -1;
             }
         }
+    }
+
+    /** The request's {@code Content-Length}, or -1 without one (chunked). */
+    private static long declaredLength(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        try {
+            return length == null ? -1 : Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return -1; // the HTTP codec refuses a malformed length before any handler runs
+        }
+    }
+
+    /** Reserves {@code bytes} (nothing when negative) of the upload buffer; false when they do not fit. */
+    private boolean reserve(long bytes) {
+        if (bytes <= 0) {
+            return true;
+        }
+        while (true) {
+            long now = buffered.get();
+            if (now + bytes > maxBufferedBytes) {
+                return false;
+            }
+            if (buffered.compareAndSet(now, now + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    /** Answers 503 {@code service-busy} with {@code Retry-After} at once ({@code why} ... "at the moment"). */
+    private void refuse(RoutingContext ctx, String why) {
+        refused.increment();
+        ctx.response().putHeader(HttpHeaders.RETRY_AFTER, String.valueOf(retryAfterSeconds));
+        answerAndDrop(ctx, Problem.of("service-busy", "Service busy", 503, why + " at the moment; send this photo "
+                + "again in " + retryAfterSeconds + " s.").with("retry_after", retryAfterSeconds));
     }
 
     /** Answers {@code problem} and closes the connection once the answer is written; the rest of the body is lost. */

@@ -72,8 +72,30 @@ class UploadTimeoutTest {
             }
         }
         assertThat(timedOut() - before).isEqualTo(14);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> gauge("art_uploads_buffered_bytes") == 0);
         // a whole upload is still served (404: no index in this test)
         MatchUploadsTest.match(CardArtGenerator.smallJpeg(1)).then().statusCode(404);
+    }
+
+    @Test
+    void anUploadThatDoesNotFitTheUploadBufferIs503AtOnce() throws Exception {
+        TestData.reset();
+        // 4,000,000 bytes: under the 20 MiB body limit, over the 3 MiB all uploads may hold together
+        try (Socket socket = new Socket(http.getHost(), http.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/art-index/matches HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
+                    + "Content-Length: 4000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(Arrays.copyOf(CardArtGenerator.smallJpeg(3), 1024));
+            out.flush();
+            // answered before the body is sent, well before the 2 s deadline would have answered 408
+            String answer = MatchUploadsTest.statusAndHeaders(socket);
+            assertThat(answer).startsWith("HTTP/1.1 503 ").containsIgnoringCase("retry-after: 2")
+                    .containsIgnoringCase("content-type: application/problem+json");
+        }
+        // nothing stays reserved: a photo that fits is received and handled (404: no index in this test)
+        MatchUploadsTest.match(CardArtGenerator.smallJpeg(1)).then().statusCode(404);
+        assertThat(gauge("art_uploads_buffered_bytes")).isZero();
     }
 
     private Socket chunkedStall() throws IOException {
@@ -94,6 +116,12 @@ class UploadTimeoutTest {
                 + "Content-Length: 5000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
         return socket;
+    }
+
+    private double gauge(String name) {
+        String metrics = given().get(management + "metrics").then().statusCode(200).extract().asString();
+        Matcher line = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? (\\S+)$").matcher(metrics);
+        return line.find() ? Double.parseDouble(line.group(2)) : Double.NaN;
     }
 
     private double timedOut() {
