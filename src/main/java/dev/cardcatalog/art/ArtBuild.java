@@ -20,14 +20,13 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -88,8 +87,9 @@ public class ArtBuild {
      *
      * @param fileName the index file now current
      * @param count artworks in it
-     * @param counts {@code artworks}, {@code without_image}, {@code already} (fingerprinted before),
-     *     {@code fingerprinted}, {@code cached} (of those, from the cache), {@code failed}
+     * @param counts {@code artworks}, of which {@code front_faces} (on a card's front face, or its one image) and
+     *     {@code other_faces} (on a back or other face with its own image), {@code without_image}, {@code already}
+     *     (fingerprinted before), {@code fingerprinted}, {@code cached} (of those, from the cache), {@code failed}
      * @param failedIds the first failed images' illustration ids
      */
     public record Outcome(String fileName, int count, String digest, Map<String, Long> counts, List<UUID> failedIds,
@@ -117,7 +117,10 @@ public class ArtBuild {
             }
         }
         Map<String, Long> counts = new LinkedHashMap<>();
+        long otherFaces = selection.artworks().stream().filter(Artwork::otherFace).count();
         counts.put("artworks", (long) selection.artworks().size());
+        counts.put("front_faces", selection.artworks().size() - otherFaces);
+        counts.put("other_faces", otherFaces);
         counts.put("without_image", selection.withoutImage());
         counts.put("already", (long) (selection.artworks().size() - todo.size()));
         counts.put("fingerprinted", 0L);
@@ -126,8 +129,8 @@ public class ArtBuild {
         List<UUID> failedIds = new ArrayList<>();
         report(counts, progress);
         progress.stage("fingerprint", todo.size());
-        Log.infof("art build: %d artworks, %d to fingerprint, %d without an image", selection.artworks().size(),
-                todo.size(), selection.withoutImage());
+        Log.infof("art build: %d artworks (%d on other faces than the front), %d to fingerprint, %d without an image",
+                selection.artworks().size(), otherFaces, todo.size(), selection.withoutImage());
 
         long processed = 0;
         for (int from = 0; from < todo.size(); from += config.batchSize()) {
@@ -316,10 +319,13 @@ public class ArtBuild {
         }
     }
 
-    /** The index records: the selected artworks' fingerprints with the current digest (SERVICE.md §5.8). */
+    /**
+     * The index records: the selected artworks' fingerprints with the current digest, each with its face
+     * (SERVICE.md §5.1, §5.8).
+     */
     private List<ArtIndexFile.Entry> indexEntries(ArtworkSelector.Selection selection, String digest) {
-        Set<UUID> current = new HashSet<>();
-        selection.artworks().forEach(artwork -> current.add(artwork.illustrationId()));
+        Map<UUID, Integer> current = new HashMap<>();
+        selection.artworks().forEach(artwork -> current.put(artwork.illustrationId(), artwork.face()));
         List<ArtIndexFile.Entry> entries = new ArrayList<>();
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement select = connection.prepareStatement(
@@ -328,8 +334,9 @@ public class ArtBuild {
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     UUID id = rows.getObject(1, UUID.class);
-                    if (current.contains(id)) {
-                        entries.add(new ArtIndexFile.Entry(id, rows.getBytes(2)));
+                    Integer face = current.get(id);
+                    if (face != null) {
+                        entries.add(new ArtIndexFile.Entry(id, face, rows.getBytes(2)));
                     }
                 }
             }

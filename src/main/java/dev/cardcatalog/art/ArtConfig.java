@@ -1,5 +1,6 @@
 package dev.cardcatalog.art;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -66,4 +67,26 @@ public interface ArtConfig {
     /** The wait a 503 asks for in {@code Retry-After}, in whole seconds (rounded up, at least 1). */
     @WithDefault("2s")
     Duration matchRetryAfter();
+
+    /**
+     * The longest a photo upload ({@code POST /api/art-index/matches}) may take to arrive whole, from the request's
+     * arrival; a slower one is answered 408 and its connection closed (SERVICE.md §5.9).
+     */
+    @WithDefault("10s")
+    Duration uploadTimeout();
+
+    /**
+     * The most photo uploads one replica receives at once; one more is answered 503 with {@code Retry-After} at
+     * once. The bytes they hold are bounded by {@link #uploadBuffer()}.
+     */
+    @WithDefault("32")
+    int uploadConcurrency();
+
+    /**
+     * The most bytes that photo uploads hold together, from their arrival until their answer is sent (a declared
+     * {@code Content-Length} counts whole at once); an upload that does not fit is answered 503 with
+     * {@code Retry-After} at once.
+     */
+    @WithDefault("64M")
+    MemorySize uploadBuffer();
 }

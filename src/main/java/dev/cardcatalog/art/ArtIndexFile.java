@@ -28,21 +28,24 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The art index file: what the art build publishes and the browser scanner (and {@link ArtMatcher}) loads
- * (SERVICE.md §5.8, FINGERPRINT.md §9).
+ * (SERVICE.md §5.8, FINGERPRINT.md §9), in format version 2: version 1 (the seed's) with each record's face.
  *
  * <p>The file is gzip (best compression) of a big-endian body:
  * <pre>
  *   offset        size  content
  *   0             4     ASCII "CART"
- *   4             1     format version 1
+ *   4             1     format version 2
  *   5             3     00 00 00
  *   8             16    settings digest, 16 ASCII lowercase hex characters
  *   24            4     record count N, uint32
- *   28 + 144k     16    artwork id (the UUID's 16 raw bytes, first hex digit = high nibble of byte 0)
- *   28 + 144k+16  128   the artwork's zero-offset fingerprint
+ *   28 + 145k     16    artwork id (the UUID's 16 raw bytes, first hex digit = high nibble of byte 0)
+ *   28 + 145k+16  1     the face the artwork's image is of: its index in the card's card_faces, 0 for the front
+ *                       face and for a card whose faces share one image (SERVICE.md §5.1)
+ *   28 + 145k+17  128   the artwork's zero-offset fingerprint
  * </pre>
  * Records are sorted by artwork id (lowercase hyphenated UUID text order = unsigned byte order of the 16 raw bytes;
- * note that {@link UUID#compareTo} is signed and differs). The body is exactly {@code 28 + 144 * N} bytes.
+ * note that {@link UUID#compareTo} is signed and differs). The body is exactly {@code 28 + 145 * N} bytes. A file
+ * of another format version (version 1 had no face byte: 144-byte records) is refused.
  *
  * <p>The file is named as {@link ArtIndexName} says (catalog version, content digest, settings digest, N). The
  * bytes are kept in PostgreSQL ({@link ArtIndexStore}); in a directory (the data directory's cache) a file is
@@ -54,11 +57,14 @@ public final class ArtIndexFile {
     /** Length of the header in bytes. */
     public static final int HEADER_BYTES = 28;
 
-    /** Length of one record in bytes: 16 id bytes and a 128-byte fingerprint. */
-    public static final int RECORD_BYTES = 16 + ArtFingerprint.BYTES;
+    /** Length of one record in bytes: 16 id bytes, the face byte and a 128-byte fingerprint. */
+    public static final int RECORD_BYTES = 16 + 1 + ArtFingerprint.BYTES;
 
     /** The format version byte this class writes and accepts. */
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
+
+    /** The largest face index a record holds. */
+    public static final int MAX_FACE = 255;
 
     /** How many index files a directory keeps (the one just written and the newest other). */
     public static final int FILES_KEPT = 2;
@@ -79,17 +85,28 @@ public final class ArtIndexFile {
     }
 
     /**
-     * One record: an artwork (Scryfall {@code illustration_id}) and its zero-offset fingerprint.
+     * One record: an artwork (Scryfall {@code illustration_id}), the face its image is of, and its zero-offset
+     * fingerprint.
      *
      * @param artworkId   the artwork id
+     * @param face        the face's index in {@code card_faces}, 0 to {@value #MAX_FACE}: 0 for the front face (or
+     *                    the card's one image)
      * @param fingerprint 128 bytes (not copied)
      */
-    public record Entry(UUID artworkId, byte[] fingerprint) {
+    public record Entry(UUID artworkId, int face, byte[] fingerprint) {
         public Entry {
             Objects.requireNonNull(artworkId, "artworkId");
+            if (face < 0 || face > MAX_FACE) {
+                throw new IllegalArgumentException("a face is 0 to " + MAX_FACE + ": " + face);
+            }
             if (fingerprint == null || fingerprint.length != ArtFingerprint.BYTES) {
                 throw new IllegalArgumentException("a fingerprint is " + ArtFingerprint.BYTES + " bytes");
             }
+        }
+
+        /** A record of an artwork on a front face. */
+        public Entry(UUID artworkId, byte[] fingerprint) {
+            this(artworkId, 0, fingerprint);
         }
     }
 
@@ -329,7 +346,8 @@ public final class ArtIndexFile {
         UUID previous = null;
         for (long k = 0; k < count; k++) {
             if (in.readNBytes(record, 0, RECORD_BYTES) < RECORD_BYTES) {
-                throw new ArtIndexFormatException("the body is shorter than 28 + 144 * " + count + " bytes");
+                throw new ArtIndexFormatException("the body is shorter than 28 + " + RECORD_BYTES + " * " + count
+                        + " bytes");
             }
             ByteBuffer buffer = ByteBuffer.wrap(record);
             UUID id = new UUID(buffer.getLong(), buffer.getLong());
@@ -338,11 +356,12 @@ public final class ArtIndexFile {
             }
             previous = id;
             byte[] fingerprint = new byte[ArtFingerprint.BYTES];
-            System.arraycopy(record, 16, fingerprint, 0, ArtFingerprint.BYTES);
-            entries.add(new Entry(id, fingerprint));
+            System.arraycopy(record, 17, fingerprint, 0, ArtFingerprint.BYTES);
+            entries.add(new Entry(id, record[16] & 0xFF, fingerprint));
         }
         if (in.read() != -1) {
-            throw new ArtIndexFormatException("the body is longer than 28 + 144 * " + count + " bytes");
+            throw new ArtIndexFormatException("the body is longer than 28 + " + RECORD_BYTES + " * " + count
+                    + " bytes");
         }
         return new Contents(digest, entries);
     }
@@ -358,6 +377,7 @@ public final class ArtIndexFile {
             record.clear();
             record.putLong(entry.artworkId().getMostSignificantBits());
             record.putLong(entry.artworkId().getLeastSignificantBits());
+            record.put((byte) entry.face());
             record.put(entry.fingerprint());
             out.write(record.array());
         }

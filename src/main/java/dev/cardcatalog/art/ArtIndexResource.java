@@ -124,9 +124,26 @@ public class ArtIndexResource {
     public record MatchView(UUID illustrationId, int distance, boolean confident, List<Printing> printings) {
     }
 
-    /** A printing of a matched artwork. */
+    /**
+     * A printing of a matched artwork.
+     *
+     * @param imageSmallUri the {@code small} image of the face the artwork is on (of the card when {@code face} is
+     *                      null)
+     * @param face          the face the artwork is on when the card's faces have their own images; null when the
+     *                      artwork is the card's one image (a card without faces, or whose faces share one image:
+     *                      split, flip, adventure)
+     */
     public record Printing(UUID id, String name, String set, String collectorNumber, String lang,
-            String imageSmallUri) {
+            String imageSmallUri, Face face) {
+    }
+
+    /**
+     * A face of a card (SERVICE.md §5.1).
+     *
+     * @param index its index in the card's {@code card_faces}, from 0 (the front)
+     * @param name  its {@code name}
+     */
+    public record Face(int index, String name) {
     }
 
     /** The answer to a match: the index used and the nearest artworks, nearest first. */
@@ -137,8 +154,9 @@ public class ArtIndexResource {
      * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
      * 10 nearest artworks by the smallest Hamming distance over the six query fingerprints (SERVICE.md §5.5),
      * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build; 503 with
-     * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload is read
-     * inside the match's turn, so slow uploads count against the limit too.
+     * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload has been
+     * received whole before this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout,
+     * 503 when too many are being received), so {@code body} is read from memory and a slow upload holds no turn.
      */
     @POST
     @Path("matches")
@@ -184,7 +202,8 @@ public class ArtIndexResource {
     private Map<UUID, List<Printing>> printings(List<UUID> artworks) {
         Map<UUID, List<Printing>> printings = new LinkedHashMap<>();
         catalog.printingsOf(artworks).forEach((artwork, rows) -> printings.put(artwork, rows.stream()
-                .map(p -> new Printing(p.id(), p.name(), p.setCode(), p.collectorNumber(), p.lang(), p.imageSmallUri()))
+                .map(p -> new Printing(p.id(), p.name(), p.setCode(), p.collectorNumber(), p.lang(), p.imageSmallUri(),
+                        p.face() == null ? null : new Face(p.face(), p.faceName())))
                 .toList()));
         return printings;
     }

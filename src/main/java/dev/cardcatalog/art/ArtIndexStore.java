@@ -62,7 +62,8 @@ public class ArtIndexStore {
     }
 
     private static final String METADATA =
-            "SELECT name, content_digest, written_at, octet_length(bytes) FROM art_index ";
+            "SELECT name, content_digest, written_at, octet_length(bytes) FROM art_index WHERE format_version = "
+                    + ArtIndexFile.FORMAT_VERSION + " ";
 
     private final DataSource dataSource;
     private final DataDirectory dataDirectory;
@@ -84,7 +85,8 @@ public class ArtIndexStore {
     }
 
     /**
-     * The current index: the newest row; empty before the first build.
+     * The current index: the newest row of the current format ({@link ArtIndexFile#FORMAT_VERSION}); empty before
+     * the first build. An index of an older format is ignored until a build replaces it (docs/operations.md).
      *
      * @throws TransientFailure if the database cannot be read
      */
@@ -92,12 +94,32 @@ public class ArtIndexStore {
         return query(METADATA + "ORDER BY written_at DESC, name DESC LIMIT 1", null);
     }
 
+    /**
+     * Whether an index of an older format is kept and none of the current one: this replica runs a newer format
+     * than the last build wrote, and matching waits for a build (SERVICE.md §5.8).
+     *
+     * @throws TransientFailure if the database cannot be read
+     */
+    public boolean onlyOlderFormat() {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT bool_or(format_version < ?) AND NOT bool_or(format_version = ?) FROM art_index")) {
+            select.setInt(1, ArtIndexFile.FORMAT_VERSION);
+            select.setInt(2, ArtIndexFile.FORMAT_VERSION);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() && rows.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            throw new TransientFailure("the art index could not be read: " + e.getMessage(), e);
+        }
+    }
+
     /** The kept index named {@code name}; empty when there is none or the name is not an index file name. */
     public Optional<StoredIndex> find(String name) {
         if (!ArtIndexName.isValid(name)) {
             return Optional.empty();
         }
-        return query(METADATA + "WHERE name = ?", name);
+        return query(METADATA + "AND name = ?", name);
     }
 
     /**
@@ -143,9 +165,10 @@ public class ArtIndexStore {
             connection.setAutoCommit(false);
             try (PreparedStatement insert = connection.prepareStatement("""
                     INSERT INTO art_index (name, settings_digest, content_digest, artwork_count, catalog_version,
-                                           written_at, bytes)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (name) DO UPDATE SET written_at = EXCLUDED.written_at""");
+                                           written_at, bytes, format_version)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET written_at = EXCLUDED.written_at,
+                        format_version = EXCLUDED.format_version""");
                     PreparedStatement trim = connection.prepareStatement("""
                             DELETE FROM art_index WHERE name NOT IN (
                                 SELECT name FROM art_index ORDER BY written_at DESC, name DESC LIMIT ?)""")) {
@@ -156,6 +179,7 @@ public class ArtIndexStore {
                 insert.setString(5, name.catalogVersion());
                 insert.setTimestamp(6, Timestamp.from(now));
                 insert.setBytes(7, bytes);
+                insert.setInt(8, ArtIndexFile.FORMAT_VERSION);
                 insert.executeUpdate();
                 trim.setInt(1, ArtIndexFile.FILES_KEPT);
                 trim.executeUpdate();

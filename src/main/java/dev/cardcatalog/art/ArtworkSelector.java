@@ -15,7 +15,7 @@ import javax.sql.DataSource;
 
 /**
  * Chooses the artworks of the art index from the catalog (SERVICE.md §5.1, FINGERPRINT.md §1): one per
- * {@code illustration_id}, represented by the printing {@link ArtworkPrintings#representatives()} picks (the catalog
+ * {@code illustration_id}, on whichever face it is printed, represented by the printing {@link ArtworkPrintings#representatives()} picks (the catalog
  * keeps the rules of its table), and reads which artworks are fingerprinted already.
  */
 @ApplicationScoped
@@ -36,7 +36,8 @@ public class ArtworkSelector {
     public Selection select() {
         ArtworkPrintings.Representatives chosen = catalog.representatives();
         return new Selection(chosen.artworks().stream()
-                .map(r -> new Artwork(r.illustrationId(), r.cardId(), r.imageSmallUri())).toList(),
+                .map(r -> new Artwork(r.illustrationId(), r.cardId(), r.imageSmallUri(),
+                        r.face() == null ? 0 : r.face())).toList(),
                 chosen.withoutImage());
     }
 

@@ -16,8 +16,8 @@ import java.util.function.Supplier;
  * How many photo matches the public match endpoint serves at once (SERVICE.md §7), so that uploads cannot exhaust
  * the heap or the worker threads: at most {@code concurrency} matches read and decode their upload at the same time;
  * at most {@code queue} more wait for a turn, each for at most {@code queueWait}; any other is refused at once with a
- * {@link BusyException} (503, {@code Retry-After}). A match holds its turn while its upload is read, so a slow
- * upload counts as much as a decode.
+ * {@link BusyException} (503, {@code Retry-After}). The upload has been received whole before the match asks for a
+ * turn ({@link MatchUploads}), so a slow upload holds none.
  *
  * <p>Metrics: {@code art.matches.running} and {@code art.matches.waiting} (gauges), {@code art.matches.refused}
  * (counter). Thread-safe.
@@ -57,7 +57,7 @@ public class MatchLimit {
         long millis = retryAfter.toMillis();
         this.retryAfterSeconds = Math.max(1, (millis + 999) / 1000);
         Gauge.builder("art.matches.running", running, s -> concurrency - s.availablePermits())
-                .description("Photo matches reading or decoding their upload").register(metrics);
+                .description("Photo matches decoding and matching their upload").register(metrics);
         Gauge.builder("art.matches.waiting", waiting, AtomicInteger::get)
                 .description("Photo matches waiting for a turn").register(metrics);
         this.refused = Counter.builder("art.matches.refused")

@@ -99,9 +99,17 @@ final class CardMapper {
                 names.append('\n').append(searchKey(face.name));
             }
         }
+        List<MappedCard.FaceImage> faceImages = new ArrayList<>(0);
+        for (int k = 0; k < f.faces.size(); k++) {
+            FaceFields face = f.faces.get(k);
+            if (face.ownImages) {
+                faceImages.add(new MappedCard.FaceImage(k, face.name == null ? f.name : face.name,
+                        uuid(face.illustrationId), face.imageSmall));
+            }
+        }
         return new MappedCard(id, oracle, f.name, names.toString(), f.lang, f.layout,
                 f.set.toLowerCase(Locale.ROOT), f.collectorNumber, date(f.releasedAt), illustration, small, paper,
-                digest(json), json, line);
+                digest(json), json, line, List.copyOf(faceImages));
     }
 
     private static void readCard(JsonParser parser, Fields f) throws IOException {
@@ -137,7 +145,9 @@ final class CardMapper {
         }
         while (parser.nextToken() != JsonToken.END_ARRAY) {
             if (parser.currentToken() != JsonToken.START_OBJECT) {
+                // kept as an empty face, so that the faces after it keep their index in card_faces
                 parser.skipChildren();
+                faces.add(new FaceFields());
                 continue;
             }
             FaceFields face = new FaceFields();
@@ -148,7 +158,10 @@ final class CardMapper {
                     case "name" -> face.name = string(parser, token);
                     case "illustration_id" -> face.illustrationId = string(parser, token);
                     case "oracle_id" -> face.oracleId = string(parser, token);
-                    case "image_uris" -> face.imageSmall = small(parser, token);
+                    case "image_uris" -> {
+                        face.ownImages = token == JsonToken.START_OBJECT;
+                        face.imageSmall = small(parser, token);
+                    }
                     default -> parser.skipChildren();
                 }
             }
@@ -301,6 +314,8 @@ final class CardMapper {
     }
 
     private static final class FaceFields {
+        /** Whether the face has its own {@code image_uris} (its own picture), with or without a {@code small}. */
+        boolean ownImages;
         String name;
         String illustrationId;
         String oracleId;

@@ -23,7 +23,8 @@ import javax.sql.DataSource;
  * stored digests of the batch's ids, then insert new cards, update cards whose content digest changed, and restore
  * retired cards seen again; unchanged cards are not written. A key repeated in the file, or inside one batch, is
  * written once (its first occurrence). Statements stay under PostgreSQL's 65,535 bind parameters. After a complete
- * pass, {@link #retireUnseen} retires every active card the pass did not see. Nothing is ever deleted.
+ * pass, {@link #retireUnseen} retires every active card the pass did not see. No card is ever deleted; a written
+ * card's faces with their own image ({@code card_face_image}, SERVICE.md §5.1) are written again with it.
  *
  * <p>Into an empty catalog there is nothing to look up: the pass then writes every card without reading digests
  * (the only refresh running is this one, and a card repeated in the file is caught by the pass's id set). The
@@ -55,7 +56,7 @@ final class CardWriter {
             + "layout = EXCLUDED.layout, set_code = EXCLUDED.set_code, collector_number = EXCLUDED.collector_number, "
             + "released_at = EXCLUDED.released_at, illustration_id = EXCLUDED.illustration_id, "
             + "image_small_uri = EXCLUDED.image_small_uri, content_digest = EXCLUDED.content_digest, "
-            + "scryfall = EXCLUDED.scryfall, updated_at = EXCLUDED.updated_at, retired_at = NULL";
+            + "scryfall = EXCLUDED.scryfall, updated_at = EXCLUDED.updated_at, retired_at = NULL, faces_unread = false";
 
     private final DataSource dataSource;
     private final int batchSize;
@@ -189,6 +190,7 @@ final class CardWriter {
                     }
                 }
                 upsert(connection, changed);
+                writeFaceImages(connection, changed, lookups);
                 restore(connection, restored);
                 connection.commit();
                 counts.inserted += inserted;
@@ -253,6 +255,38 @@ final class CardWriter {
                 }
                 insert.executeUpdate();
             }
+        }
+    }
+
+    /**
+     * Writes the faces with their own image of {@code cards} (SERVICE.md §5.1), replacing those stored before
+     * ({@code replace}: the catalog had cards when the pass began).
+     */
+    static void writeFaceImages(Connection connection, List<MappedCard> cards, boolean replace) throws SQLException {
+        if (replace && !cards.isEmpty()) {
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM card_face_image WHERE card_id = ANY (?)")) {
+                delete.setArray(1, connection.createArrayOf("uuid", cards.stream().map(MappedCard::id)
+                        .toArray(UUID[]::new)));
+                delete.executeUpdate();
+            }
+        }
+        if (cards.stream().allMatch(card -> card.faceImages().isEmpty())) {
+            return;
+        }
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO card_face_image (card_id, face, "
+                + "name, illustration_id, image_small_uri) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+            for (MappedCard card : cards) {
+                for (MappedCard.FaceImage face : card.faceImages()) {
+                    insert.setObject(1, card.id());
+                    insert.setInt(2, face.face());
+                    insert.setString(3, face.name());
+                    insert.setObject(4, face.illustrationId());
+                    insert.setString(5, face.imageSmallUri());
+                    insert.addBatch();
+                }
+            }
+            insert.executeBatch();
         }
     }
 

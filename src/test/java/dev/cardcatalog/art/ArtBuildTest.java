@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cardcatalog.job.ArtIndexUpgrade;
 import dev.cardcatalog.testing.ArtProfile;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
@@ -25,6 +26,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -49,6 +51,9 @@ class ArtBuildTest {
 
     private final ScryfallStandIn standIn = ScryfallStandIn.shared();
 
+    @Inject
+    ArtIndexUpgrade upgrade;
+
     @BeforeEach
     void reset() {
         TestData.reset();
@@ -56,13 +61,17 @@ class ArtBuildTest {
 
     @Test
     void anAppliedRefreshStartsABuildThatFingerprintsEveryArtworkAndWritesTheIndex() throws Exception {
-        Map<String, String> expected = expectedArtworks();
+        Map<String, Expected> expected = expectedArtworks();
 
         JsonPath build = refreshThenBuild();
 
         assertThat(build.getString("state")).isEqualTo("succeeded");
         assertThat(build.getString("runs[0].status")).isEqualTo("applied");
         assertThat(build.getLong("runs[0].counts.artworks")).isEqualTo(expected.size());
+        long otherFaces = expected.values().stream().filter(e -> e.face() > 0).count();
+        assertThat(otherFaces).as("the sample's transform, modal_dfc and reversible cards' other faces").isNotZero();
+        assertThat(build.getLong("runs[0].counts.other_faces")).isEqualTo(otherFaces);
+        assertThat(build.getLong("runs[0].counts.front_faces")).isEqualTo(expected.size() - otherFaces);
         assertThat(build.getLong("runs[0].counts.fingerprinted")).isEqualTo(expected.size());
         assertThat(build.getLong("runs[0].counts.failed")).isZero();
 
@@ -83,15 +92,16 @@ class ArtBuildTest {
         assertThat(file.header("Content-Encoding")).isEqualTo("gzip");
         assertThat(file.header("Cache-Control")).isEqualTo("max-age=31536000, public, immutable");
         byte[] body = gunzip(file.asByteArray());
-        assertThat(body).hasSize(28 + 144 * expected.size());
+        assertThat(body).hasSize(28 + 145 * expected.size());
         ArtIndexFile.Contents contents = ArtIndexFile.read(new ByteArrayInputStream(file.asByteArray()),
                 "aa574ad30218cd69", 1_000_000);
         assertThat(contents.entries()).extracting(e -> e.artworkId().toString())
                 .containsExactlyInAnyOrderElementsOf(expected.keySet());
         // each fingerprint is the one of the image the stand-in served for the representative printing
         for (ArtIndexFile.Entry entry : contents.entries().subList(0, 25)) {
-            String cardId = expected.get(entry.artworkId().toString());
-            byte[] image = CardArtGenerator.smallJpeg(ScryfallStandIn.imageSeed(cardId));
+            Expected artwork = expected.get(entry.artworkId().toString());
+            assertThat(entry.face()).isEqualTo(artwork.face());
+            byte[] image = CardArtGenerator.smallJpeg(artwork.seed());
             assertThat(entry.fingerprint()).isEqualTo(ArtFingerprint.compute(new ImageDecoder().decode(image),
                     ArtSettings.FROZEN.zeroOffset()));
         }
@@ -127,7 +137,7 @@ class ArtBuildTest {
 
     @Test
     void aBuildWorseThanTheCurrentIndexFailsAndTheCurrentIndexStays() throws IOException {
-        Map<String, String> expected = expectedArtworks();
+        Map<String, Expected> expected = expectedArtworks();
         assertThat(refreshThenBuild().getString("state")).isEqualTo("succeeded");
         String current = given().get("/api/art-index").jsonPath().getString("file_name");
         byte[] currentBytes = rawFile(current).asByteArray();
@@ -214,13 +224,13 @@ class ArtBuildTest {
 
     @Test
     void aMissingImageAndOneFailingToTheLastAttemptAreTwoFailedImagesAndTheBuildFinishes() throws IOException {
-        Map<String, String> expected = expectedArtworks();
+        Map<String, Expected> expected = expectedArtworks();
         List<String> artworks = new ArrayList<>(expected.keySet());
         artworks.sort(Comparator.naturalOrder());
         String missing = artworks.get(3);
         String broken = artworks.get(7);
-        standIn.always(imagePath(expected.get(missing)), Fault.status(404));
-        standIn.always(imagePath(expected.get(broken)), Fault.status(500));
+        standIn.always(expected.get(missing).imagePath(), Fault.status(404));
+        standIn.always(expected.get(broken).imagePath(), Fault.status(500));
 
         JsonPath build = refreshThenBuild();
 
@@ -228,14 +238,14 @@ class ArtBuildTest {
         assertThat(build.getLong("runs[0].counts.failed")).isEqualTo(2);
         assertThat(build.getLong("runs[0].counts.fingerprinted")).isEqualTo(expected.size() - 2);
         assertThat(build.getString("runs[0].message")).contains("2 failed images").contains(missing).contains(broken);
-        assertThat(standIn.requests(imagePath(expected.get(missing)))).hasSize(1);
-        assertThat(standIn.requests(imagePath(expected.get(broken)))).hasSize(3);
+        assertThat(standIn.requests(expected.get(missing).imagePath())).hasSize(1);
+        assertThat(standIn.requests(expected.get(broken).imagePath())).hasSize(3);
         given().get("/api/art-index").then().statusCode(200).body("count", equalTo(expected.size() - 2));
     }
 
     @Test
     void aRateLimitStopsTheBuildWhichComesBackNoSoonerAndEndsWithTheUninterruptedIndex() throws IOException {
-        Map<String, String> expected = expectedArtworks();
+        Map<String, Expected> expected = expectedArtworks();
         JsonPath uninterrupted = refreshThenBuild();
         byte[] uninterruptedIndex = gunzip(rawFile(given().get("/api/art-index").jsonPath()
                 .getString("file_name")).asByteArray());
@@ -281,15 +291,15 @@ class ArtBuildTest {
 
     @Test
     void aSimulatedPhotoOfACardFindsItsArtworkFirst() throws IOException {
-        Map<String, String> expected = expectedArtworks();
+        Map<String, Expected> expected = expectedArtworks();
         refreshThenBuild();
         List<String> artworks = new ArrayList<>(expected.keySet());
         artworks.sort(Comparator.naturalOrder());
 
         for (int i = 0; i < 20; i++) {
             String artwork = artworks.get(i * 31 % artworks.size());
-            String cardId = expected.get(artwork);
-            byte[] photo = CaptureSimulator.captureJpeg(ScryfallStandIn.imageSeed(cardId), 1000 + i);
+            String cardId = expected.get(artwork).cardId();
+            byte[] photo = CaptureSimulator.captureJpeg(expected.get(artwork).seed(), 1000 + i);
 
             JsonPath matches = given().contentType("image/jpeg").body(photo).post("/api/art-index/matches")
                     .then().statusCode(200).extract().jsonPath();
@@ -299,6 +309,48 @@ class ArtBuildTest {
             assertThat(matches.getBoolean("matches[0].confident")).isTrue();
             assertThat(matches.getList("matches[0].printings.id")).contains(cardId);
         }
+        // every face with its own art is found like a front: a photo of a back face (the stand-in draws another
+        // picture at Scryfall's /small/back/ path) finds that face's artwork, and the printing says which face
+        List<String> otherFaces = artworks.stream().filter(a -> expected.get(a).face() > 0).toList();
+        assertThat(otherFaces).hasSizeGreaterThanOrEqualTo(10);
+        for (int i = 0; i < otherFaces.size(); i += 4) {
+            String artwork = otherFaces.get(i);
+            Expected face = expected.get(artwork);
+            assertThat(face.imagePath()).contains("/small/back/");
+            byte[] photo = CaptureSimulator.captureJpeg(face.seed(), 2000 + i);
+
+            JsonPath matches = given().contentType("image/jpeg").body(photo).post("/api/art-index/matches")
+                    .then().statusCode(200).extract().jsonPath();
+
+            assertThat(matches.getString("matches[0].illustration_id")).isEqualTo(artwork);
+            assertThat(matches.getBoolean("matches[0].confident")).isTrue();
+            List<Map<String, Object>> printings = matches.getList("matches[0].printings");
+            Map<String, Object> printing = printings.stream().filter(p -> face.cardId().equals(p.get("id")))
+                    .findFirst().orElseThrow();
+            assertThat(printing.get("face")).isEqualTo(Map.of("index", face.face(), "name", faceName(face)));
+            assertThat((String) printing.get("image_small_uri")).contains("/small/back/");
+            // the front face of the same card is its own artwork, on face 0
+            String frontArtwork = expected.entrySet().stream()
+                    .filter(e -> e.getValue().cardId().equals(face.cardId()) && e.getValue().face() == 0)
+                    .map(Map.Entry::getKey).findFirst().orElse(null);
+            if (frontArtwork != null) {
+                given().contentType("image/jpeg").body(CaptureSimulator.captureJpeg(
+                        expected.get(frontArtwork).seed(), 3000 + i)).post("/api/art-index/matches")
+                        .then().statusCode(200).body("matches[0].illustration_id", equalTo(frontArtwork))
+                        .body("matches[0].printings.find { it.id == '" + face.cardId() + "' }.face.index",
+                                equalTo(0));
+            }
+        }
+        // a card whose image is its own (no faces with their own images) names no face
+        String single = artworks.stream().filter(a -> expected.get(a).face() == 0
+                && !ScryfallStandIn.sampleCardLines().stream().filter(l -> l.contains(expected.get(a).cardId()))
+                        .findFirst().orElseThrow().contains("\"card_faces\"")).findFirst().orElseThrow();
+        given().contentType("image/jpeg").body(CaptureSimulator.captureJpeg(expected.get(single).seed(), 4000))
+                .post("/api/art-index/matches").then().statusCode(200)
+                .body("matches[0].illustration_id", equalTo(single))
+                .body("matches[0].printings[0]", org.hamcrest.Matchers.hasKey("face"))
+                .body("matches[0].printings[0].face", org.hamcrest.Matchers.nullValue());
+
         given().contentType("image/png").body("not a picture".getBytes(StandardCharsets.UTF_8))
                 .post("/api/art-index/matches").then().statusCode(400)
                 .contentType("application/problem+json").body("field", equalTo("body"));
@@ -311,7 +363,7 @@ class ArtBuildTest {
 
         // A photo whose ICC profile chunks disagree (issue 12, fault 4) matches as the clean photo does.
         String artwork = artworks.get(0);
-        byte[] clean = CaptureSimulator.captureJpeg(ScryfallStandIn.imageSeed(expected.get(artwork)), 999);
+        byte[] clean = CaptureSimulator.captureJpeg(expected.get(artwork).seed(), 999);
         byte[] brokenIcc = BrokenJpegMetadataTest.afterApp0(clean, new byte[][] {
                 BrokenJpegMetadataTest.icc(1, 2, new byte[100]), BrokenJpegMetadataTest.icc(2, 3, new byte[100])});
         List<Object> cleanMatches = given().contentType("image/jpeg").body(clean).post("/api/art-index/matches")
@@ -341,6 +393,36 @@ class ArtBuildTest {
 
     private List<RecordedRequest> imageRequests() {
         return standIn.requests().stream().filter(r -> ScryfallStandIn.isImage(r.path())).toList();
+    }
+
+    @Test
+    void anIndexOfAnOlderFormatIsIgnoredUntilTheBuildTheUpgradeStartsReplacesIt() throws IOException {
+        Map<String, Expected> expected = expectedArtworks();
+        long otherFaces = expected.values().stream().filter(e -> e.face() > 0).count();
+        refreshThenBuild();
+        assertThat(upgrade.startBuildIfOlderFormat()).as("the index is of the current format").isEmpty();
+        // What the upgrade finds: the index written by the previous version (format 1), and cards stored before
+        // their faces were kept (migration V13 marks them unread).
+        TestDatabase.execute("UPDATE art_index SET format_version = 1");
+        TestDatabase.execute("DELETE FROM card_face_image");
+        TestDatabase.execute("UPDATE card SET faces_unread = true");
+
+        // every replica ignores it: no index to serve, nor, from its next poll of the current index, to match against
+        given().get("/api/art-index").then().statusCode(404);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().contentType("image/jpeg")
+                .body(CardArtGenerator.smallJpeg(1)).post("/api/art-index/matches").then().statusCode(404));
+
+        String build = upgrade.startBuildIfOlderFormat().orElseThrow().toString();
+        assertThat(upgrade.startBuildIfOlderFormat()).as("one build, in flight").isEmpty();
+        JsonPath done = Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED);
+
+        assertThat(done.getString("state")).isEqualTo("succeeded");
+        assertThat(done.getString("source")).isEqualTo(ArtIndexUpgrade.SOURCE);
+        assertThat(done.getLong("runs[0].counts.artworks")).isEqualTo(expected.size());
+        assertThat(done.getLong("runs[0].counts.other_faces")).isEqualTo(otherFaces);
+        assertThat(TestDatabase.count("SELECT count(*) FROM card WHERE faces_unread")).isZero();
+        given().get("/api/art-index").then().statusCode(200).body("count", equalTo(expected.size()));
+        assertThat(upgrade.startBuildIfOlderFormat()).isEmpty();
     }
 
     @Test
@@ -380,34 +462,76 @@ class ArtBuildTest {
     }
 
     /**
-     * The artworks of the bundled sample worked out here from the card objects, independently of the service's
-     * SQL: illustration id → the card id of its oldest English paper printing of kind "card" with a small image.
+     * An artwork of the bundled sample as the test expects it: the card id of its representative printing, the face
+     * of that printing it is on (0 for the front or the card's one image) and that face's {@code small} image URL.
      */
-    static Map<String, String> expectedArtworks() throws IOException {
+    record Expected(String cardId, int face, String small) {
+
+        /** The path of the image on the stand-in (the sample links two Scryfall image hosts). */
+        String imagePath() {
+            return java.net.URI.create(small).getPath();
+        }
+
+        /** The seed of the picture the stand-in draws for it. */
+        long seed() {
+            return ScryfallStandIn.imageSeedOf(small);
+        }
+    }
+
+    /**
+     * The artworks of the bundled sample worked out here from the card objects, independently of the service's
+     * SQL (SERVICE.md §5.1): illustration id → its oldest English paper printing of kind "card" with a small image of
+     * the face it is on. A card whose faces have their own {@code image_uris} gives one artwork per face; any other
+     * card one, its own.
+     */
+    static Map<String, Expected> expectedArtworks() throws IOException {
         ObjectMapper json = new ObjectMapper();
         Map<String, JsonNode> best = new HashMap<>();
+        Map<String, Expected> chosen = new HashMap<>();
         for (String line : ScryfallStandIn.sampleCardLines()) {
             JsonNode card = json.readTree(line);
-            JsonNode face = card.path("card_faces").path(0);
-            String illustration = face.hasNonNull("illustration_id") ? face.get("illustration_id").asText()
-                    : card.path("illustration_id").asText(null);
-            String small = face.path("image_uris").hasNonNull("small") ? face.path("image_uris").get("small").asText()
-                    : card.path("image_uris").path("small").asText(null);
             boolean paper = false;
             for (JsonNode game : card.path("games")) {
                 paper |= game.asText().equals("paper");
             }
             String layout = card.path("layout").asText();
-            if (illustration == null || small == null || !paper || card.path("digital").asBoolean(false)
-                    || !card.path("lang").asText().equals("en")
+            if (!paper || card.path("digital").asBoolean(false) || !card.path("lang").asText().equals("en")
                     || Set.of("token", "double_faced_token", "emblem", "art_series").contains(layout)) {
                 continue;
             }
-            best.merge(illustration, card, (a, b) -> older(a, b) ? a : b);
+            List<Expected> faces = new ArrayList<>();
+            List<String> illustrations = new ArrayList<>();
+            JsonNode cardFaces = card.path("card_faces");
+            for (int k = 0; k < cardFaces.size(); k++) {
+                JsonNode face = cardFaces.get(k);
+                if (face.has("image_uris")) {
+                    faces.add(new Expected(card.get("id").asText(), k, face.path("image_uris").path("small")
+                            .asText(null)));
+                    illustrations.add(face.path("illustration_id").asText(null));
+                }
+            }
+            if (faces.isEmpty()) {
+                JsonNode first = cardFaces.path(0);
+                faces.add(new Expected(card.get("id").asText(), 0, card.path("image_uris").path("small")
+                        .asText(null)));
+                illustrations.add(first.hasNonNull("illustration_id") ? first.get("illustration_id").asText()
+                        : card.path("illustration_id").asText(null));
+            }
+            for (int k = 0; k < faces.size(); k++) {
+                String illustration = illustrations.get(k);
+                Expected face = faces.get(k);
+                if (illustration == null || face.small() == null) {
+                    continue;
+                }
+                JsonNode current = best.get(illustration);
+                if (current == null || !older(current, card) || current == card && face.face() < chosen.get(
+                        illustration).face()) {
+                    best.put(illustration, card);
+                    chosen.put(illustration, face);
+                }
+            }
         }
-        Map<String, String> artworks = new HashMap<>();
-        best.forEach((illustration, card) -> artworks.put(illustration, card.get("id").asText()));
-        return artworks;
+        return chosen;
     }
 
     private static boolean older(JsonNode a, JsonNode b) {
@@ -419,18 +543,14 @@ class ArtBuildTest {
         return order.compare(a, b) <= 0;
     }
 
-    /** The path of the card's small image on the stand-in (the sample links two Scryfall image hosts). */
-    private static String imagePath(String cardId) {
+    /** The name of the face {@code face} is on, from the sample's card object. */
+    private static String faceName(Expected face) throws IOException {
         for (String line : ScryfallStandIn.sampleCardLines()) {
-            if (line.contains("\"id\":\"" + cardId + "\"")) {
-                java.util.regex.Matcher small = java.util.regex.Pattern
-                        .compile("\"small\":\"https://[^/]+(/[^\"?]+)").matcher(line);
-                if (small.find()) {
-                    return small.group(1);
-                }
+            if (line.contains("\"id\":\"" + face.cardId() + "\"")) {
+                return new ObjectMapper().readTree(line).path("card_faces").path(face.face()).path("name").asText();
             }
         }
-        throw new IllegalStateException("no small image for " + cardId);
+        throw new IllegalStateException("no card " + face.cardId());
     }
 
     private static byte[] gunzip(byte[] gz) throws IOException {

@@ -50,9 +50,9 @@ class ArtIndexFileTest {
         assertEquals("art-index-default-cards-20261008210545-" + sha256(gzipped).substring(0, 16)
                 + "-aa574ad30218cd69-44.bin.gz", written.file().getFileName().toString());
         byte[] body = gunzip(gzipped);
-        assertEquals(28 + 144 * 44, body.length);
+        assertEquals(28 + 145 * 44, body.length);
         assertEquals("CART", new String(body, 0, 4, StandardCharsets.US_ASCII));
-        assertEquals(1, body[4]);
+        assertEquals(2, body[4]);
         assertArrayEquals(new byte[3], java.util.Arrays.copyOfRange(body, 5, 8));
         assertEquals("aa574ad30218cd69", new String(body, 8, 16, StandardCharsets.US_ASCII));
         assertEquals(44, ByteBuffer.wrap(body, 24, 4).getInt());
@@ -60,10 +60,11 @@ class ArtIndexFileTest {
         List<ArtIndexFile.Entry> byText = new ArrayList<>(entries);
         byText.sort(Comparator.comparing(e -> e.artworkId().toString()));
         for (int k = 0; k < byText.size(); k++) {
-            int at = 28 + 144 * k;
+            int at = 28 + 145 * k;
             assertEquals(byText.get(k).artworkId().toString().replace("-", ""),
                     HexFormat.of().formatHex(body, at, at + 16), "record " + k);
-            assertArrayEquals(byText.get(k).fingerprint(), java.util.Arrays.copyOfRange(body, at + 16, at + 144));
+            assertEquals(byText.get(k).face(), body[at + 16] & 0xFF, "record " + k);
+            assertArrayEquals(byText.get(k).fingerprint(), java.util.Arrays.copyOfRange(body, at + 17, at + 145));
         }
         assertEquals("00000000-0000-4000-8000-000000000001", byText.get(0).artworkId().toString());
         assertEquals("ffffffff-0000-4000-8000-000000000001", byText.get(43).artworkId().toString());
@@ -83,6 +84,7 @@ class ArtIndexFileTest {
         sorted.sort(Comparator.comparing(ArtIndexFile.Entry::artworkId, ArtIndexFile.ID_ORDER));
         for (int k = 0; k < sorted.size(); k++) {
             assertEquals(sorted.get(k).artworkId(), contents.entries().get(k).artworkId());
+            assertEquals(sorted.get(k).face(), contents.entries().get(k).face());
             assertArrayEquals(sorted.get(k).fingerprint(), contents.entries().get(k).fingerprint());
         }
     }
@@ -206,14 +208,16 @@ class ArtIndexFileTest {
         byte[] good = ArtIndexFile.body(DIGEST, entries(3, 13));
 
         assertInvalid(patch(good, 0, (byte) 'X'), "wrong magic");
-        assertInvalid(patch(good, 4, (byte) 2), "unsupported format version");
+        // format 1 (the seed's, without the face byte) is refused: a replica ignores such an index
+        assertInvalid(patch(good, 4, (byte) 1), "unsupported format version 1");
+        assertInvalid(patch(good, 4, (byte) 3), "unsupported format version 3");
         assertInvalid(patch(good, 8, (byte) 'b'), "differs");
         assertInvalid(java.util.Arrays.copyOf(good, good.length - 1), "shorter");
-        assertInvalid(java.util.Arrays.copyOf(good, good.length + 144), "longer");
+        assertInvalid(java.util.Arrays.copyOf(good, good.length + 145), "longer");
         assertInvalid(java.util.Arrays.copyOf(good, 20), "header");
         byte[] swapped = good.clone();
-        System.arraycopy(good, 28, swapped, 28 + 144, 144);
-        System.arraycopy(good, 28 + 144, swapped, 28, 144);
+        System.arraycopy(good, 28, swapped, 28 + 145, 145);
+        System.arraycopy(good, 28 + 145, swapped, 28, 145);
         assertInvalid(swapped, "not sorted");
         byte[] huge = good.clone();
         ByteBuffer.wrap(huge).putInt(24, -1);
@@ -250,7 +254,7 @@ class ArtIndexFileTest {
         for (int k = 0; k < count; k++) {
             byte[] fp = new byte[128];
             random.nextBytes(fp);
-            entries.add(new ArtIndexFile.Entry(new UUID(random.nextLong(), random.nextLong()), fp));
+            entries.add(new ArtIndexFile.Entry(new UUID(random.nextLong(), random.nextLong()), random.nextInt(3), fp));
         }
         return entries;
     }
@@ -258,7 +262,7 @@ class ArtIndexFileTest {
     private static ArtIndexFile.Entry entry(UUID id, long seed) {
         byte[] fp = new byte[128];
         new Random(seed).nextBytes(fp);
-        return new ArtIndexFile.Entry(id, fp);
+        return new ArtIndexFile.Entry(id, (int) (seed % 3), fp);
     }
 
     private static String sha256(byte[] bytes) {

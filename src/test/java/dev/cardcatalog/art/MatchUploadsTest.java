@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cardcatalog.platform.Problem;
+import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.MatchLimitProfile;
 import dev.cardcatalog.testing.TestData;
@@ -13,31 +14,40 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import jakarta.inject.Inject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The public match endpoint under concurrent uploads (SERVICE.md §7), with one match at a time and one waiting
- * ({@link MatchLimitProfile}): an upload held half-sent keeps the only turn, the next waits, the one after is
- * answered 503 with {@code Retry-After}; the service stays ready, and the held turn, once given back, serves again.
+ * Uploads hold no decoding turn while they are sent (SERVICE.md §5.9), with one match at a time, one waiting and at
+ * most {@value MatchLimitProfile#UPLOADS} uploads received at once ({@link MatchLimitProfile}; its upload deadline
+ * is a minute, so that held uploads stay held: {@link UploadTimeoutTest} has the deadline). Stalled uploads are raw
+ * sockets that send the headers of a 200,000-byte JPEG and its first 1,024 bytes, then nothing.
  */
 @QuarkusTest
 @TestProfile(MatchLimitProfile.class)
 @WithTestResource(CardCatalogTestResource.class)
 class MatchUploadsTest {
 
-    private static final byte[] NOT_A_PHOTO = "not a photo of a card".getBytes(StandardCharsets.UTF_8);
+    private static final int ARTWORKS = 15;
+    private static final int DECLARED_LENGTH = 200_000;
 
     @TestHTTPResource
     URL http;
@@ -45,44 +55,180 @@ class MatchUploadsTest {
     @TestHTTPResource(management = true)
     URL management;
 
+    @Inject
+    ArtIndexStore store;
+
+    private final List<Socket> stalled = new ArrayList<>();
+
+    @BeforeEach
+    void publishAnIndexOfGeneratedArtworks() {
+        TestData.reset();
+        List<ArtIndexFile.Entry> entries = new ArrayList<>();
+        for (int seed = 0; seed < ARTWORKS; seed++) {
+            byte[] fingerprint;
+            try {
+                fingerprint = ArtFingerprint.compute(new ImageDecoder().decode(CardArtGenerator.smallJpeg(seed)),
+                        ArtSettings.FROZEN.zeroOffset());
+            } catch (ImageDecodeException e) {
+                throw new AssertionError(e);
+            }
+            entries.add(new ArtIndexFile.Entry(artworkId(seed), fingerprint));
+        }
+        String digest = ArtSettings.FROZEN.digest();
+        byte[] bytes = ArtIndexFile.gzip(digest, entries);
+        store.publish(ArtIndexName.of("default-cards-20261201000000", digest, entries.size(), bytes), bytes, entries);
+    }
+
+    @AfterEach
+    void closeTheStalledUploads() throws IOException {
+        for (Socket socket : stalled) {
+            socket.close();
+        }
+        stalled.clear();
+        awaitGauge("art_uploads_receiving", 0);
+    }
+
     @Test
-    void uploadsBeyondTheTurnsAndTheQueueAre503WithRetryAfterAndTheServiceStaysReady() throws Exception {
-        TestData.reset(); // no art index: a match that gets its turn is answered 404 once its upload is read
+    void twelveStalledUploadsLeaveNormalMatchesAnswering() throws Exception {
+        for (int k = 0; k < 12; k++) {
+            stalled.add(stall(http));
+        }
+        awaitGauge("art_uploads_receiving", 12);
 
-        try (Socket held = new Socket(http.getHost(), http.getPort())) {
-            // more than the REST layer buffers before it hands the request, still streaming, to the method
-            int length = 200_000;
-            OutputStream out = held.getOutputStream();
-            out.write(("POST /api/art-index/matches HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
-                    + "Content-Length: " + length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.write(new byte[length / 2]);
-            out.flush();
-            awaitGauge("art_matches_running", 1);
+        // the only decoding turn is free: matches one after the other are all answered while all 12 still stall
+        for (int k = 0; k < 12; k++) {
+            assertThat(metric("art_uploads_receiving")).isEqualTo(12);
+            int seed = k % ARTWORKS;
+            JsonPath matches = match(CardArtGenerator.smallJpeg(seed)).then().statusCode(200).extract().jsonPath();
+            assertThat(matches.getString("matches[0].illustration_id")).isEqualTo(artworkId(seed).toString());
+            assertThat(matches.getBoolean("matches[0].confident")).isTrue();
+        }
+        assertThat(metric("art_matches_running")).isZero();
+        for (Socket socket : stalled) {
+            assertThat(socket.getInputStream().available()).as("nothing answered to a stalled upload").isZero();
+        }
+    }
 
-            CompletableFuture<Response> waiting = CompletableFuture.supplyAsync(this::match);
-            awaitGauge("art_matches_waiting", 1);
+    @Test
+    void anUploadBeyondThoseBeingReceivedIs503WithRetryAfterAtOnceAndTheServiceStaysReady() throws Exception {
+        for (int k = 0; k < MatchLimitProfile.UPLOADS; k++) {
+            stalled.add(stall(http));
+        }
+        awaitGauge("art_uploads_receiving", MatchLimitProfile.UPLOADS);
 
-            Response refused = match();
+        // several, as a client would send them: small and large bodies, with a length or chunked
+        for (byte[] body : List.of(CardArtGenerator.smallJpeg(1), new byte[DECLARED_LENGTH])) {
+            Response refused = match(body);
             assertThat(refused.statusCode()).isEqualTo(503);
             assertThat(refused.header("Retry-After")).isEqualTo("3");
             assertThat(refused.contentType()).startsWith("application/problem+json");
             assertThat(refused.jsonPath().getString("type")).isEqualTo(Problem.TYPE_BASE + "service-busy");
             assertThat(refused.jsonPath().getInt("retry_after")).isEqualTo(3);
-            given().get(management + "health/ready").then().statusCode(200);
-            assertThat(waiting).isNotDone();
-
-            out.write(new byte[length - length / 2]);
-            out.flush();
-            assertThat(statusLine(held)).startsWith("HTTP/1.1 404");
-            assertThat(waiting.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
         }
-        assertThat(match().statusCode()).isEqualTo(404);
-        assertThat(metric("art_matches_refused_total")).isGreaterThanOrEqualTo(1);
-        awaitGauge("art_matches_running", 0);
+        try (Socket chunked = new Socket(http.getHost(), http.getPort())) {
+            OutputStream out = chunked.getOutputStream();
+            out.write(("POST /api/art-index/matches HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n400\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(Arrays.copyOf(CardArtGenerator.smallJpeg(2), 1024));
+            out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            // answered before the body ends
+            assertThat(statusAndHeaders(chunked)).startsWith("HTTP/1.1 503 ").containsIgnoringCase("retry-after: 3");
+        }
+        assertThat(metric("art_uploads_refused_total")).isGreaterThanOrEqualTo(3);
+        given().get(management + "health/ready").then().statusCode(200);
+
+        for (Socket socket : stalled) {
+            socket.close();
+        }
+        awaitGauge("art_uploads_receiving", 0);
+        match(CardArtGenerator.smallJpeg(4)).then().statusCode(200);
     }
 
-    private Response match() {
-        return anonymous().contentType("image/jpeg").body(NOT_A_PHOTO).post("/api/art-index/matches");
+    @Test
+    void aPhotoSentInSlowPiecesWithinTheDeadlineIsMatched() throws Exception {
+        byte[] photo = CardArtGenerator.smallJpeg(5);
+        try (Socket slow = new Socket(http.getHost(), http.getPort())) {
+            OutputStream out = slow.getOutputStream();
+            out.write(("POST /api/art-index/matches HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
+                    + "Content-Length: " + photo.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            int piece = (photo.length + 3) / 4;
+            for (int from = 0; from < photo.length; from += piece) {
+                out.write(photo, from, Math.min(piece, photo.length - from));
+                out.flush();
+                Thread.sleep(200);
+                if (from + piece < photo.length) {
+                    assertThat(metric("art_uploads_receiving")).isEqualTo(1);
+                    assertThat(metric("art_matches_running")).isZero();
+                }
+            }
+            String answer = readToEnd(slow);
+            assertThat(answer).startsWith("HTTP/1.1 200 ").contains(artworkId(5).toString());
+        }
+    }
+
+    @Test
+    void aClientThatWaitsFor100ContinueGetsItAndItsPhotoIsMatched() throws Exception {
+        byte[] photo = CardArtGenerator.smallJpeg(6);
+        try (Socket client = new Socket(http.getHost(), http.getPort())) {
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /api/art-index/matches HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
+                    + "Content-Length: " + photo.length + "\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(statusAndHeaders(client)).startsWith("HTTP/1.1 100 Continue");
+            out.write(photo);
+            out.flush();
+            assertThat(readToEnd(client)).startsWith("HTTP/1.1 200 ").contains(artworkId(6).toString());
+        }
+    }
+
+    /** Sends the headers of a {@value #DECLARED_LENGTH}-byte upload and a JPEG's first 1,024 bytes, then stalls. */
+    static Socket stall(URL http) throws IOException {
+        Socket socket = new Socket(http.getHost(), http.getPort());
+        socket.setSoTimeout(30_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST /api/art-index/matches HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
+                + "Content-Length: " + DECLARED_LENGTH + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(Arrays.copyOf(CardArtGenerator.smallJpeg(0), 1024));
+        out.flush();
+        return socket;
+    }
+
+    /** The status line and headers of the answer on {@code socket} (waited for up to 30 s). */
+    static String statusAndHeaders(Socket socket) throws IOException {
+        socket.setSoTimeout(30_000);
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        InputStream in = socket.getInputStream();
+        while (!received.toString(StandardCharsets.ISO_8859_1).contains("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            received.write(b);
+        }
+        return received.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Everything the service sends until it closes the connection (which the test waits for, up to 30 s). */
+    static String readToEnd(Socket socket) throws IOException {
+        socket.setSoTimeout(30_000);
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        InputStream in = socket.getInputStream();
+        byte[] buffer = new byte[8192];
+        for (int n; (n = in.read(buffer)) != -1; ) {
+            received.write(buffer, 0, n);
+        }
+        return received.toString(StandardCharsets.UTF_8);
+    }
+
+    static Response match(byte[] photo) {
+        return anonymous().contentType("image/jpeg").body(photo).post("/api/art-index/matches");
+    }
+
+    private static UUID artworkId(int seed) {
+        return UUID.nameUUIDFromBytes(("upload-artwork-" + seed).getBytes(StandardCharsets.UTF_8));
     }
 
     private void awaitGauge(String name, double value) {
@@ -94,11 +240,5 @@ class MatchUploadsTest {
         String metrics = given().get(management + "metrics").then().statusCode(200).extract().asString();
         Matcher line = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? (\\S+)$").matcher(metrics);
         return line.find() ? Double.parseDouble(line.group(2)) : Double.NaN;
-    }
-
-    private static String statusLine(Socket socket) throws java.io.IOException {
-        socket.setSoTimeout(30_000);
-        return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
-                .readLine();
     }
 }

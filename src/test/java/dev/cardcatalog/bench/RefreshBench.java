@@ -153,7 +153,7 @@ public final class RefreshBench {
     private static void emptyCatalog(EmbeddedPostgresServer postgres) throws Exception {
         try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), EmbeddedPostgresServer.USER,
                 EmbeddedPostgresServer.PASSWORD); Statement statement = connection.createStatement()) {
-            statement.execute("TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window");
+            statement.execute("TRUNCATE card, card_face_image, card_set, catalog_version, job_run, job, quiet_window");
             statement.execute("VACUUM FULL card");
         }
     }

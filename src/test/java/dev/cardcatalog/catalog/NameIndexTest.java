@@ -129,7 +129,7 @@ class NameIndexTest {
         assertThat(nameIndex.at(changes())).isPresent();
         assertThat(ids(name)).contains(id.toString());
 
-        TestDatabase.execute("TRUNCATE card");
+        TestDatabase.execute("TRUNCATE card, card_face_image");
         assertThat(nameIndex.at(changes())).isEmpty();
         assertThat(ids(name)).isEmpty();
     }

@@ -50,14 +50,25 @@ class ArtIndexReplicasIT {
             Response fileOnA = file(a, name, null);
             assertThat(fileOnA.statusCode()).isEqualTo(200);
             assertServesTheSameFile(b, name, fileOnA);
-            // a photo of one indexed artwork's card
+            // a photo of one indexed artwork (of whichever face of its card it is on)
             Map<String, Object> artwork = TestDatabase.rows(
-                    "SELECT illustration_id::text AS artwork, card_id::text AS card FROM art_fingerprint "
+                    "SELECT illustration_id::text AS artwork, image_uri FROM art_fingerprint "
                             + "ORDER BY illustration_id LIMIT 1").get(0);
-            byte[] photo = CaptureSimulator.captureJpeg(ScryfallStandIn.imageSeed((String) artwork.get("card")), 7);
+            byte[] photo = CaptureSimulator.captureJpeg(
+                    ScryfallStandIn.imageSeedOf((String) artwork.get("image_uri")), 7);
             JsonPath matchOnA = awaitMatchWith(a, photo, name);
             assertThat(matchOnA.getString("matches[0].illustration_id")).isEqualTo(artwork.get("artwork"));
             assertThat(awaitMatchWith(b, photo, name).getList("matches")).isEqualTo(matchOnA.getList("matches"));
+            // a photo of a back face (SERVICE.md §5.1) finds its artwork, confident, and its printing says the face
+            Map<String, Object> back = TestDatabase.rows(
+                    "SELECT illustration_id::text AS artwork, card_id::text AS card, image_uri FROM art_fingerprint "
+                            + "WHERE image_uri LIKE '%/small/back/%' ORDER BY illustration_id LIMIT 1").get(0);
+            JsonPath backOnB = match(b, CaptureSimulator.captureJpeg(
+                    ScryfallStandIn.imageSeedOf((String) back.get("image_uri")), 8));
+            assertThat(backOnB.getString("matches[0].illustration_id")).isEqualTo(back.get("artwork"));
+            assertThat(backOnB.getBoolean("matches[0].confident")).isTrue();
+            assertThat(backOnB.getInt("matches[0].printings.find { it.id == '" + back.get("card") + "' }.face.index"))
+                    .isGreaterThanOrEqualTo(1);
 
             // C starts afterwards with an empty data directory and answers alike at once
             assertThat(Path.of("target/it-instances/c")).doesNotExist();

@@ -549,26 +549,51 @@ public final class ScryfallStandIn implements AutoCloseable {
     }
 
     /**
-     * A generated card image for a Scryfall {@code small} image path ({@code /small/front/a/b/<card id>.jpg}): the
-     * card art of {@link #imageSeed}, a 146×204 JPEG. Generated images are kept, so each is drawn once.
+     * A generated card image for a Scryfall {@code small} image path of a card's front face
+     * ({@code /small/front/a/b/<card id>.jpg}) or its back face ({@code /small/back/a/b/<card id>.jpg}, as Scryfall
+     * serves the second face of a double-faced card): the card art of {@link #imageSeed(String, boolean)}, a
+     * 146×204 JPEG, a different picture for each face. Generated images are kept, so each is drawn once.
      */
     private Served image(String path) {
         String name = path.substring(path.lastIndexOf('/') + 1);
         int dot = name.indexOf('.');
         String id = dot < 0 ? name : name.substring(0, dot);
+        boolean back = path.contains("/small/back/");
         byte[] jpeg;
         try {
-            jpeg = images.computeIfAbsent(id, key -> CardArtGenerator.smallJpeg(imageSeed(key)));
+            jpeg = images.computeIfAbsent((back ? "back/" : "front/") + id,
+                    key -> CardArtGenerator.smallJpeg(imageSeed(id, back)));
         } catch (IllegalArgumentException e) {
             return error(404, "not_found", "No such image.");
         }
         return new Served(200, "image/jpeg", Map.of(), jpeg);
     }
 
-    /** The {@link CardArtGenerator} seed of the image the stand-in serves for a card id. */
+    /** The {@link CardArtGenerator} seed of the image the stand-in serves for a card id's front face. */
     public static long imageSeed(String cardId) {
+        return imageSeed(cardId, false);
+    }
+
+    /**
+     * The {@link CardArtGenerator} seed of the image the stand-in serves for a card id's front face, or for its back
+     * face ({@code /small/back/...}).
+     */
+    public static long imageSeed(String cardId, boolean back) {
         java.util.UUID id = java.util.UUID.fromString(cardId);
-        return id.getMostSignificantBits() ^ id.getLeastSignificantBits();
+        long front = id.getMostSignificantBits() ^ id.getLeastSignificantBits();
+        // any fixed odd constant gives the back face another picture; this one is the golden ratio's (a Weyl step)
+        return back ? front + 0x9E3779B97F4A7C15L : front;
+    }
+
+    /**
+     * The {@link CardArtGenerator} seed of the image the stand-in serves at a Scryfall {@code small} image URL (either
+     * host, with or without a {@code ?<epoch>} query).
+     */
+    public static long imageSeedOf(String smallImageUrl) {
+        String path = java.net.URI.create(smallImageUrl).getPath();
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        int dot = name.indexOf('.');
+        return imageSeed(dot < 0 ? name : name.substring(0, dot), path.contains("/small/back/"));
     }
 
     private synchronized ObjectNode bulkDataList() {

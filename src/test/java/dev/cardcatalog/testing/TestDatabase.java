@@ -26,7 +26,7 @@ public final class TestDatabase {
     public static void clear() {
         // before the service's first start the schema may not exist yet
         execute("DO $$ BEGIN IF to_regclass('public.art_build_follow_up') IS NOT NULL THEN "
-                + "TRUNCATE card, card_set, catalog_version, job_run, job, quiet_window, art_fingerprint, art_index, "
+                + "TRUNCATE card, card_face_image, card_set, catalog_version, job_run, job, quiet_window, art_fingerprint, art_index, "
                 + "art_build_follow_up; END IF; END $$");
     }
 

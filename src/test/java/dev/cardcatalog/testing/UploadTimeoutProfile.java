@@ -1,0 +1,16 @@
+package dev.cardcatalog.testing;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.util.Map;
+
+/**
+ * A photo upload must arrive whole within 2 s ({@code card-catalog.art.upload-timeout}, 10 s by default), and uploads
+ * hold at most 3 MiB together ({@code card-catalog.art.upload-buffer}, 64 MiB by default).
+ */
+public class UploadTimeoutProfile implements QuarkusTestProfile {
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("card-catalog.art.upload-timeout", "2s", "card-catalog.art.upload-buffer", "3M");
+    }
+}
