@@ -27,12 +27,16 @@ public class CommandConsumer {
     private final JobLedger ledger;
     private final JobWorker worker;
     private final Counter earlyDeliveries;
+    private final Counter cancelledDeliveries;
 
     public CommandConsumer(JobLedger ledger, JobWorker worker, MeterRegistry metrics) {
         this.ledger = ledger;
         this.worker = worker;
         this.earlyDeliveries = Counter.builder("jobs.commands.early")
                 .description("Commands for a waiting job delivered before its retry_at, and ignored")
+                .register(metrics);
+        this.cancelledDeliveries = Counter.builder("jobs.commands.for.cancelled")
+                .description("Commands for a job an operator cancelled (a delayed record, a replay), and ignored")
                 .register(metrics);
     }
 
@@ -85,6 +89,10 @@ public class CommandConsumer {
         } else if (registration instanceof JobLedger.Registration.Duplicate duplicate) {
             Log.infof("%s command %s for job %s (retry-count %d) ignored: the job is %s", command.type(), source,
                     jobId, retryCount, duplicate.state());
+        } else if (registration instanceof JobLedger.Registration.Cancelled cancelled) {
+            cancelledDeliveries.increment();
+            Log.infof("%s command %s for job %s ignored: the job was cancelled by %s", command.type(), source, jobId,
+                    cancelled.cancelledBy());
         } else if (registration instanceof JobLedger.Registration.Early early) {
             earlyDeliveries.increment();
             Log.warnf("%s command %s for job %s ignored: the job waits until %s (a replayed or forged command)",
