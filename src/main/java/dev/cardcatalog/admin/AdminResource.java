@@ -2,6 +2,7 @@ package dev.cardcatalog.admin;
 
 import dev.cardcatalog.job.JobState;
 import dev.cardcatalog.job.JobKind;
+import dev.cardcatalog.job.JobRequest;
 import dev.cardcatalog.job.JobSubmission;
 import dev.cardcatalog.job.JobView;
 import dev.cardcatalog.platform.Paging;
@@ -13,6 +14,7 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -86,13 +88,47 @@ public class AdminResource {
         return start(JobKind.REFRESH);
     }
 
-    /** "Build art index": queues an art build; refused while one is in flight. */
+    /**
+     * "Build art index": queues an art build; refused while one is in flight. With the form field
+     * {@code accept_fewer_artworks=true} ("Build again, accepting N fewer artworks"), the build may publish an index
+     * with fewer artworks than the current one, by this operator's consent (SERVICE.md §5.8).
+     */
     @POST
     @Path("art-builds")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed("operator")
-    public Response artBuild() {
-        return start(JobKind.ART_BUILD);
+    public Response artBuild(@FormParam("accept_fewer_artworks") String acceptFewerArtworks) {
+        if (!"true".equals(acceptFewerArtworks)) {
+            return start(JobKind.ART_BUILD);
+        }
+        try {
+            JobView job = (JobView) submission.submit(JobKind.ART_BUILD, new JobRequest(null, true),
+                    identity.getPrincipal().getName()).getEntity();
+            return back("queued-fewer", job.id(), null, null);
+        } catch (ProblemException e) {
+            return refused(e.problem(), null);
+        }
+    }
+
+    /** "Cancel" on a queued, waiting or running job (as POST /api/jobs/{id}/cancel). */
+    @POST
+    @Path("jobs/{id}/cancel")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed("operator")
+    public Response cancel(@PathParam("id") String id) {
+        UUID jobId = uuid(id);
+        if (jobId == null) {
+            return back("not-found", null, null, null);
+        }
+        try {
+            Response answer = submission.cancel(jobId, identity.getPrincipal().getName());
+            return back(answer.getStatus() == 200 ? "cancelled" : "cancel-requested", jobId, null, null);
+        } catch (ProblemException e) {
+            if (e.problem().status() == 404) {
+                return back("not-found", null, null, null);
+            }
+            return refused(e.problem(), jobId);
+        }
     }
 
     /** "Run now" on a waiting job; refused while Scryfall's quiet window is open (as POST /api/jobs/{id}/run-now). */

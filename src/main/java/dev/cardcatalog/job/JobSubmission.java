@@ -27,9 +27,11 @@ public class JobSubmission {
     private final JobConfig config;
     private final QuietWindow quietWindow;
     private final EventPublisher events;
+    private final ArtBuildFollowUp followUp;
 
     public JobSubmission(JobLedger ledger, CommandPublisher publisher, JobQueries queries, JobConfig config,
-            QuietWindow quietWindow, EventPublisher events) {
+            QuietWindow quietWindow, EventPublisher events, ArtBuildFollowUp followUp) {
+        this.followUp = followUp;
         this.ledger = ledger;
         this.publisher = publisher;
         this.queries = queries;
@@ -91,6 +93,10 @@ public class JobSubmission {
             JobLedger.JobRecord job = cancelled.job();
             Log.infof("%s job %s cancelled by %s while %s", job.kind().wire(), jobId, by, cancelled.before());
             events.jobCancelled(jobId, job.kind(), by, cancelled.before());
+            if (job.kind() == JobKind.ART_BUILD) {
+                // a cancelled build queues no follow-up: the operator stopped building
+                followUp.take(jobId);
+            }
             return Response.ok(queries.view(jobId).orElseThrow()).location(location).build();
         }
         JobLedger.JobRecord job = ((JobLedger.Cancellation.Requested) cancellation).job();

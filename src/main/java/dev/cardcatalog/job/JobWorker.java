@@ -106,6 +106,7 @@ public class JobWorker {
         ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> beat(run, reporter), interval, interval,
                 TimeUnit.MILLISECONDS);
         JobLedger.JobRecord job = run.job();
+        java.time.Instant started = clock.instant();
         Log.infof("%s job %s run %d started (%s)", job.kind().wire(), job.id(), run.attempt(), job.trigger().wire());
         try {
             if (job.cancelRequestedAt() != null) {
@@ -134,6 +135,8 @@ public class JobWorker {
             }
         } finally {
             beat.cancel(false);
+            metrics.timer("jobs.runs.duration", "kind", job.kind().wire())
+                    .record(Duration.between(started, clock.instant()));
         }
     }
 
@@ -148,7 +151,8 @@ public class JobWorker {
                         run.attempt(), cancelled.cancelledBy());
                 events.jobCancelled(job.id(), job.kind(), cancelled.cancelledBy(), JobState.RUNNING);
                 if (job.kind() == JobKind.ART_BUILD) {
-                    queueFollowUp(job);
+                    // a cancelled build queues no follow-up: the operator stopped building (SERVICE.md §6.6)
+                    followUp.take(job.id());
                 }
             });
         } catch (RuntimeException e) {
