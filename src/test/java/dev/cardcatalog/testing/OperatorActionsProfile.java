@@ -4,11 +4,12 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import java.util.Map;
 
 /**
- * Cancelling jobs (SERVICE.md §6.6): a rate-limited job comes back after 3 s instead of 30 s (MAX_BACK_OFF 1 s, the
- * minimum delay 2 s), so a test sees the delayed record arrive after its cancel; images are spaced 40 ms apart, so an
- * art build of the sample runs long enough (about 30 s) to be cancelled while it runs.
+ * An operator's actions: cancelling jobs (SERVICE.md §6.6) and consenting to a smaller art index (§5.8). A
+ * rate-limited job comes back after 3 s instead of 30 s (MAX_BACK_OFF 1 s, the minimum delay 2 s), so a test sees the
+ * delayed record arrive after its cancel; images are spaced 40 ms apart, so an art build of the sample runs long
+ * enough (about 30 s) to be cancelled while it runs.
  */
-public class CancelProfile implements QuarkusTestProfile {
+public class OperatorActionsProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
