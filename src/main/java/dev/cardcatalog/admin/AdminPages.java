@@ -275,7 +275,8 @@ public class AdminPages {
                         lines.add(String.format(Locale.ROOT, "Refused for its count: the new index would hold %,d"
                                 + " artworks, the current one holds %,d (%,d fewer).", wouldHold, current, fewer));
                         consent = new AdminPage.Action(String.format(Locale.ROOT,
-                                "Build again, accepting %,d fewer artworks", fewer), "/admin/art-builds", null);
+                                "Build again, accepting %,d fewer artworks", fewer), "/admin/art-builds/accepting-fewer-artworks",
+                                null);
                     }
                 }
                 action = new AdminPage.Action("Retry", "/admin/jobs/" + job.id() + "/retry", null);

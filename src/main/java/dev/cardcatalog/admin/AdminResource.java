@@ -14,7 +14,6 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -88,19 +87,24 @@ public class AdminResource {
         return start(JobKind.REFRESH);
     }
 
-    /**
-     * "Build art index": queues an art build; refused while one is in flight. With the form field
-     * {@code accept_fewer_artworks=true} ("Build again, accepting N fewer artworks"), the build may publish an index
-     * with fewer artworks than the current one, by this operator's consent (SERVICE.md §5.8).
-     */
+    /** "Build art index": queues an art build; refused while one is in flight. */
     @POST
     @Path("art-builds")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed("operator")
-    public Response artBuild(@FormParam("accept_fewer_artworks") String acceptFewerArtworks) {
-        if (!"true".equals(acceptFewerArtworks)) {
-            return start(JobKind.ART_BUILD);
-        }
+    public Response artBuild() {
+        return start(JobKind.ART_BUILD);
+    }
+
+    /**
+     * "Build again, accepting N fewer artworks" on an art build refused for its count: queues an art build that may
+     * publish an index with fewer artworks than the current one, by this operator's consent (SERVICE.md §5.8).
+     */
+    @POST
+    @Path("art-builds/accepting-fewer-artworks")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed("operator")
+    public Response artBuildAcceptingFewerArtworks() {
         try {
             JobView job = (JobView) submission.submit(JobKind.ART_BUILD, new JobRequest(null, true),
                     identity.getPrincipal().getName()).getEntity();
