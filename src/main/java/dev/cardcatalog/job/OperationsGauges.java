@@ -91,8 +91,10 @@ public class OperationsGauges {
                 Gauge.builder("jobs.by.state", byState.get(kind), states -> states.getOrDefault(state, 0.0))
                         .description("Jobs of this kind in this state, from the ledger")
                         .tag("kind", kind.wire()).tag("state", state.wire()).register(metrics);
-                // so that an alert on failures and a dashboard panel have a series from the start
-                metrics.counter("jobs.outcomes", "kind", kind.wire(), "outcome", state.wire());
+                if (!state.inFlight()) {
+                    // so that a dashboard panel of outcomes has a series from the start
+                    metrics.counter("jobs.outcomes", "kind", kind.wire(), "outcome", state.wire());
+                }
             }
             Timer.builder("jobs.runs.duration").description("How long runs took, whatever their outcome")
                     .tag("kind", kind.wire()).register(metrics);
