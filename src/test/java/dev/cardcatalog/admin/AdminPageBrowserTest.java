@@ -398,7 +398,18 @@ class AdminPageBrowserTest {
     }
 
     @Test
-    void cancelStopsARunningThenAWaitingRefreshAndTheStartButtonIsFreeAtOnce() {
+    void cancelStopsAQueuedARunningAndAWaitingRefreshAndTheStartButtonIsFreeAtOnce() {
+        // a refresh queued whose command no instance has taken yet: made as POST /api/refreshes makes it
+        UUID queued = ledger.createQueued(JobKind.REFRESH, JobTrigger.MANUAL, "api").id();
+        openAsOperator();
+        assertThat(state("refresh")).isEqualTo("queued");
+        assertThat(browser.attribute("#start-refresh", "disabled")).isNotNull();
+        browser.click("#cancel-refresh");
+        assertThat(browser.text("#notice")).isEqualTo("Job " + queued + " cancelled.");
+        assertThat(state("refresh")).isEqualTo("cancelled");
+        assertThat(browser.attribute("#start-refresh", "disabled")).isNull();
+        assertThat(browser.attribute("tr[data-job='" + queued + "']", "data-state")).isEqualTo("cancelled");
+
         // the bulk file in three pieces, 3 s apart: the download is under way when Cancel is clicked
         standIn.enqueue("/file/default-cards/", Fault.slowBody(180 * 1024, Duration.ofSeconds(3)));
         openAsOperator();
