@@ -70,6 +70,35 @@ class MonitoringTest {
     }
 
     @Test
+    void theLastSuccessfulRefreshGaugeSaysWhenTheRefreshEndedForItsTriggerOnly() {
+        TestData.reset();
+        io.restassured.path.json.JsonPath done = Jobs.awaitFinished(Jobs.postRefresh("manual"));
+        double ended = java.time.Instant.parse(done.getString("runs[0].finished_at")).toEpochMilli() / 1000.0;
+
+        // read from PostgreSQL every 10 s
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(25))
+                .pollInterval(java.time.Duration.ofMillis(500))
+                .until(() -> gauge("refreshes_last_success_time_seconds", "trigger=\"manual\"") == ended);
+        assertThat(gauge("catalog_last_applied_time_seconds", "")).isEqualTo(ended);
+        assertThat(gauge("refreshes_last_success_time_seconds", "trigger=\"scheduled\"")).isZero();
+        assertThat(gauge("art_index_last_published_time_seconds", "")).isZero();
+        assertThat(gauge("jobs_by_state", "state=\"succeeded\"")).isEqualTo(1);
+    }
+
+    /** The value of the series of {@code name} whose labels contain {@code label}. */
+    private double gauge(String name, String label) {
+        String exposed = given().get(metrics.toString()).then().statusCode(200).extract().asString();
+        Matcher line = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$").matcher(exposed);
+        while (line.find()) {
+            if (line.group(1) == null ? label.isEmpty() : line.group(1).contains(label)
+                    && (label.contains("kind") || !line.group(1).contains("kind=\"art-build\""))) {
+                return Double.parseDouble(line.group(2));
+            }
+        }
+        throw new AssertionError("no " + name + " with " + label + " in " + exposed);
+    }
+
+    @Test
     void everyAlertSaysWhatHappenedAndNamesARunbookEntryThatExists() throws IOException {
         String operations = Files.readString(Path.of("docs/operations.md"));
         List<Map<String, Object>> rules = rules();
