@@ -125,6 +125,8 @@ public class AdminPages {
                     + "; only a failed job can be retried.",
                     true);
             case "not-found" -> new AdminPage.Notice("Refused: there is no such job.", true);
+            case AdminResource.EXPIRED -> new AdminPage.Notice(
+                    "This page had expired, so nothing was done. Press the button again.", true);
             case "kafka-unavailable" -> new AdminPage.Notice(
                     "Refused: Kafka did not take the command; nothing changed. Try again later.", true);
             default -> null;

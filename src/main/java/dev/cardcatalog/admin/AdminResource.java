@@ -11,7 +11,9 @@ import dev.cardcatalog.platform.ProblemException;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -23,19 +25,29 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.StringJoiner;
 import java.util.UUID;
 
 /**
  * The admin page (SERVICE.md §8): {@code GET /admin} for {@code viewer} and {@code operator}; its buttons are
  * form POSTs for {@code operator} only, protected by a CSRF token (quarkus-rest-csrf: a cookie and a hidden form
- * field that must match; a form without it is refused with 400). Each action redirects back (303) to the page
- * with a one-line result, made from the action's outcome code, never from text the request carried.
+ * field that must match). Each action redirects back (303) to the page with a one-line result, made from the
+ * action's outcome code, never from text the request carried. A form whose token is missing, expired or wrong is
+ * refused the same way, with {@value #EXPIRED} ({@link ExpiredForms}).
  */
-@Path("/admin")
+@Path(AdminResource.PATH)
 @Blocking
 public class AdminResource {
+
+    /** The page's one path: the CSRF filter makes the forms' token for it alone (quarkus.rest-csrf.create-token-path). */
+    static final String PATH = "/admin";
+    /** The outcome code of a form the CSRF filter refused. */
+    static final String EXPIRED = "expired";
 
     @CheckedTemplate
     static class Templates {
@@ -53,7 +65,10 @@ public class AdminResource {
     }
 
     /**
-     * The page.
+     * The page, at {@value #PATH} (matrix parameters ignored). Other spellings of the path that the router also
+     * sends here ({@code /admin/}, {@code /admin/./}, {@code /admin;v=1/}) are redirected (301) to it with their
+     * query: the CSRF filter makes the token the page's forms carry only for that path, compared as this method
+     * compares it, so rendering the page at another one would fail for want of a token.
      *
      * @param state a jobs-list filter: {@code failed}, {@code waiting}, {@code running} or {@code queued}; all jobs
      *     when absent (400 naming {@code state} for another value)
@@ -64,9 +79,12 @@ public class AdminResource {
     @GET
     @Produces(MediaType.TEXT_HTML)
     @RolesAllowed({"viewer", "operator"})
-    public TemplateInstance page(@QueryParam("state") String state, @QueryParam("page") String page,
+    public Response page(@QueryParam("state") String state, @QueryParam("page") String page,
             @QueryParam("result") String result, @QueryParam("job") String job, @QueryParam("until") String until,
-            @QueryParam("from") String from) {
+            @QueryParam("from") String from, RoutingContext routing) {
+        if (!PATH.equals(HttpSecurityUtils.pathWithoutMatrixParams(routing.normalizedPath()))) {
+            return Response.status(Response.Status.MOVED_PERMANENTLY).location(canonical(routing)).build();
+        }
         String text = ProblemException.text("state", state);
         JobState filter = text == null ? null : JobState.fromWire(text).filter(AdminPages.FILTERS::contains)
                 .orElseThrow(() -> ProblemException.badRequest("state", "state must be one of "
@@ -74,8 +92,8 @@ public class AdminResource {
                         + ProblemException.quote(text) + "."));
         Paging paging = Paging.of(page, null);
         AdminPage.Notice notice = pages.notice(result, uuid(job), instant(until), uuid(from));
-        return Templates.page(pages.page(identity.getPrincipal().getName(), identity.hasRole("operator"), filter,
-                paging.page(), notice));
+        return Response.ok(Templates.page(pages.page(identity.getPrincipal().getName(), identity.hasRole("operator"),
+                filter, paging.page(), notice))).build();
     }
 
     /** "Refresh now": queues a refresh (trigger {@code manual}); refused while a refresh is in flight. */
@@ -187,8 +205,8 @@ public class AdminResource {
         return back(slug, job == null ? jobId : uuid(job.toString()), until == null ? null : until.toString(), null);
     }
 
-    private static Response back(String result, UUID job, String until, UUID from) {
-        UriBuilder uri = UriBuilder.fromPath("/admin").queryParam("result", result);
+    static Response back(String result, UUID job, String until, UUID from) {
+        UriBuilder uri = UriBuilder.fromPath(PATH).queryParam("result", result);
         if (job != null) {
             uri.queryParam("job", job);
         }
@@ -199,6 +217,17 @@ public class AdminResource {
             uri.queryParam("from", from);
         }
         return Response.seeOther(uri.build()).build();
+    }
+
+    /**
+     * {@value #PATH} with the request's query parameters, each encoded again (form encoding): whatever the query
+     * held, such as braces that a URI template would take for a variable, the address is valid.
+     */
+    private static URI canonical(RoutingContext routing) {
+        StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+        routing.queryParams().forEach((name, value) -> query.add(URLEncoder.encode(name, StandardCharsets.UTF_8)
+                + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return URI.create(PATH + query);
     }
 
     private static UUID uuid(String text) {

@@ -44,7 +44,18 @@ final class BulkFileReader {
      */
     static void read(Path file, boolean jsonLines, RecordHandler handler, LongConsumer bytesRead)
             throws IOException, java.sql.SQLException {
-        try (CountingInputStream counting = new CountingInputStream(Files.newInputStream(file), bytesRead);
+        read(Files.newInputStream(file), jsonLines, handler, bytesRead);
+    }
+
+    /**
+     * Reads every record of {@code stream}, as {@link #read(Path, boolean, RecordHandler, LongConsumer)} reads a
+     * file's, and closes it.
+     *
+     * @param bytesRead told how many bytes of the stream (as stored, compressed) have been read so far
+     */
+    static void read(InputStream stream, boolean jsonLines, RecordHandler handler, LongConsumer bytesRead)
+            throws IOException, java.sql.SQLException {
+        try (CountingInputStream counting = new CountingInputStream(stream, bytesRead);
                 InputStream in = decoded(new BufferedInputStream(counting, 1 << 16))) {
             if (jsonLines) {
                 readLines(in, handler);

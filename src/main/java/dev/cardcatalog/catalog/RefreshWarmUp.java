@@ -6,9 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -25,8 +22,9 @@ import javax.sql.DataSource;
  * records have gone through: gunzip, parse, map, digest and compress, exactly as a refresh does, and each pass's
  * cards bound and sent to PostgreSQL as a batch insert binds them, but as a {@code VALUES} list that is only read
  * back as a digest lookup reads, by an array of their ids ({@link CardWriter#rehearse}): the code of a refresh that
- * writes and of one that finds every card unchanged. No table is written and neither Kafka nor Scryfall
- * is called. The JIT then compiles that code at start instead of during the first refresh, which otherwise took
+ * writes and of one that finds every card unchanged. No table is written and no file either: the sample is
+ * streamed from the class path, so a stop during start-up leaves nothing behind. Neither Kafka nor Scryfall is
+ * called. The JIT then compiles that code at start instead of during the first refresh, which otherwise took
  * about 1.4 times as long as the later ones (docs/benchmarks.md). A failure is logged and changes nothing.
  */
 @ApplicationScoped
@@ -75,42 +73,36 @@ public class RefreshWarmUp {
      *
      * @param connections where to rehearse the batches; null to leave the database out
      * @return the records read, {@code records} rounded up to whole passes of the sample
-     * @throws IOException if the sample cannot be copied to a temporary file or read
+     * @throws IOException if the sample is missing from the class path or cannot be read
      * @throws SQLException if the database fails a rehearsal, or a card does not come back as it was bound
      */
     static long run(int records, Connections connections) throws IOException, SQLException {
-        Path file = Files.createTempFile("card-catalog-warm-up", ".jsonl.gz");
-        try {
-            try (InputStream sample = RefreshWarmUp.class.getClassLoader().getResourceAsStream(SAMPLE)) {
-                if (sample == null) {
-                    throw new IOException("the warm-up sample " + SAMPLE + " is missing from the class path");
-                }
-                Files.copy(sample, file, StandardCopyOption.REPLACE_EXISTING);
+        CardMapper mapper = new CardMapper();
+        UuidSet seen = new UuidSet(1 << 10);
+        long[] read = {0};
+        Instant at = Instant.now();
+        while (read[0] < records) {
+            List<MappedCard> pass = new ArrayList<>();
+            // straight from the class path, each pass: no copy on disk that a stop during start-up could leave behind
+            InputStream sample = RefreshWarmUp.class.getClassLoader().getResourceAsStream(SAMPLE);
+            if (sample == null) {
+                throw new IOException("the warm-up sample " + SAMPLE + " is missing from the class path");
             }
-            CardMapper mapper = new CardMapper();
-            UuidSet seen = new UuidSet(1 << 10);
-            long[] read = {0};
-            Instant at = Instant.now();
-            while (read[0] < records) {
-                List<MappedCard> pass = new ArrayList<>();
-                BulkFileReader.read(file, true, json -> {
-                    read[0]++;
-                    try {
-                        MappedCard card = mapper.map(json, read[0]);
-                        seen.add(card.id());
-                        pass.add(card);
-                    } catch (MalformedCardException e) {
-                        // the sample has none; a refresh counts and skips them
-                    }
-                }, done -> { });
-                if (connections != null) {
-                    rehearse(connections, pass, at);
+            BulkFileReader.read(sample, true, json -> {
+                read[0]++;
+                try {
+                    MappedCard card = mapper.map(json, read[0]);
+                    seen.add(card.id());
+                    pass.add(card);
+                } catch (MalformedCardException e) {
+                    // the sample has none; a refresh counts and skips them
                 }
+            }, done -> { });
+            if (connections != null) {
+                rehearse(connections, pass, at);
             }
-            return read[0];
-        } finally {
-            Files.deleteIfExists(file);
         }
+        return read[0];
     }
 
     private static void rehearse(Connections connections, List<MappedCard> cards, Instant at) throws SQLException {

@@ -1,6 +1,8 @@
 package dev.cardcatalog.admin;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cardcatalog.job.JobKind;
@@ -14,6 +16,7 @@ import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestDatabase;
+import dev.cardcatalog.testing.TestUsers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,13 +24,23 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
+import java.net.URI;
 import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,6 +65,8 @@ class AdminPageBrowserTest {
     private static final String OPERATOR_PASSWORD = "operator-test-password";
     private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
             .withZone(ZoneOffset.UTC);
+    private static final String EXPIRED_LOCATION = "/admin?result=expired";
+    private static final String EXPIRED_NOTICE = "This page had expired, so nothing was done. Press the button again.";
     private static Browser browser;
 
     private final ScryfallStandIn standIn = ScryfallStandIn.shared();
@@ -89,6 +104,12 @@ class AdminPageBrowserTest {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                 .until(() -> TestDatabase.count("SELECT count(*) FROM job_run WHERE status = 'running'"
                         + " AND heartbeat_at > now() - interval '1 minute'") == 0);
+    }
+
+    /** Every test ends here: nothing the page did, while it polled, was refused by its Content-Security-Policy. */
+    @AfterEach
+    void noContentSecurityPolicyViolations() {
+        assertThat(browser.cspViolations()).as("Content-Security-Policy violations on the console").isEmpty();
     }
 
     private String page(String user, String password, String query) {
@@ -131,31 +152,135 @@ class AdminPageBrowserTest {
     }
 
     @Test
-    void aFormWithoutTheCsrfTokenOrWithAWrongOneIsRefused() {
+    void aFormWithoutTheCsrfTokenOrWithAWrongOneIsRefusedAndThePageSaysSo() {
         Response first = given().auth().preemptive().basic(OPERATOR, OPERATOR_PASSWORD).get("/admin");
         String cookie = first.getCookie("csrf-token");
         assertThat(cookie).isNotBlank();
 
+        // the CSRF filter's bare 400 becomes the way back to the page, with a notice
         given().auth().preemptive().basic(OPERATOR, OPERATOR_PASSWORD).redirects().follow(false)
                 .contentType("application/x-www-form-urlencoded").formParam("nothing", "")
-                .post("/admin/refreshes").then().statusCode(400);
+                .post("/admin/refreshes").then().statusCode(303).header("Location", endsWith(EXPIRED_LOCATION));
         given().auth().preemptive().basic(OPERATOR, OPERATOR_PASSWORD).redirects().follow(false)
                 .cookie("csrf-token", cookie).contentType("application/x-www-form-urlencoded")
-                .formParam("csrf-token", "not-the-token").post("/admin/refreshes").then().statusCode(400);
+                .formParam("csrf-token", "not-the-token").post("/admin/art-builds").then().statusCode(303)
+                .header("Location", endsWith(EXPIRED_LOCATION));
+        given().auth().preemptive().basic(OPERATOR, OPERATOR_PASSWORD).redirects().follow(false)
+                .cookie("csrf-token", "not base64 at all").contentType("application/x-www-form-urlencoded")
+                .formParam("csrf-token", "not base64 at all").post("/admin/jobs/" + UUID.randomUUID() + "/retry")
+                .then().statusCode(303).header("Location", endsWith(EXPIRED_LOCATION));
         assertThat(TestDatabase.count("SELECT count(*) FROM job")).isZero();
 
         // in the browser: the page's own form with its token tampered with
         openAsOperator();
         browser.script("document.querySelector('#panel-refresh form input[type=hidden]').value = 'tampered';");
         browser.click("#start-refresh");
-        browser.await(Duration.ofSeconds(10), "the refused form", b -> !b.present("#admin"));
+        assertThat(browser.text("#notice")).isEqualTo(EXPIRED_NOTICE);
         assertThat(TestDatabase.count("SELECT count(*) FROM job")).isZero();
 
         // with the token as the page gives it, the same form works
         given().auth().preemptive().basic(OPERATOR, OPERATOR_PASSWORD).redirects().follow(false)
                 .cookie("csrf-token", cookie).contentType("application/x-www-form-urlencoded")
-                .formParam("csrf-token", cookie).post("/admin/refreshes").then().statusCode(303);
+                .formParam("csrf-token", cookie).post("/admin/refreshes").then().statusCode(303)
+                .header("Location", containsString("/admin?result=queued&job="));
         assertThat(TestDatabase.count("SELECT count(*) FROM job")).isEqualTo(1);
+    }
+
+    /**
+     * The page left open past its CSRF cookie's life ({@code quarkus.rest-csrf.cookie-max-age}): the browser no
+     * longer sends the cookie, as when it is deleted here. The button is refused, the page says so and nothing is
+     * queued; pressed again, it works.
+     */
+    @Test
+    void aButtonPressedAfterTheTokenExpiredDoesNothingAndSaysSoThenWorksWhenPressedAgain() {
+        openAsOperator();
+        browser.driver().manage().deleteCookieNamed("csrf-token");
+        assertThat(browser.driver().manage().getCookieNamed("csrf-token")).isNull();
+
+        browser.click("#start-refresh");
+
+        assertThat(browser.driver().getCurrentUrl()).endsWith(EXPIRED_LOCATION);
+        assertThat(browser.text("#notice")).isEqualTo(EXPIRED_NOTICE);
+        assertThat(browser.attribute("#notice", "class")).contains("refused");
+        assertThat(TestDatabase.count("SELECT count(*) FROM job")).isZero();
+        assertThat(state("refresh")).isEqualTo("never-run");
+        browser.look("form-expired");
+
+        browser.click("#start-refresh");
+        assertThat(browser.text("#notice")).matches("Refresh job [0-9a-f-]{36} queued\\.");
+        assertThat(TestDatabase.count("SELECT count(*) FROM job")).isEqualTo(1);
+    }
+
+    /**
+     * Every spelling of the page's path that the router sends to the page renders it (with its forms' token) or
+     * redirects to {@code /admin} with the same query; none answers 5xx. Sent as written, by a client that does not
+     * normalise paths.
+     */
+    @Test
+    void everySpellingOfThePagesPathShowsThePageOrRedirectsToIt() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        String base = "http://" + root.getHost() + ":" + root.getPort();
+        Map<String, String> redirected = new LinkedHashMap<>();
+        redirected.put("/admin/", "/admin");
+        redirected.put("/admin/?state=waiting&page=1", "/admin?state=waiting&page=1");
+        redirected.put("/admin/.", "/admin");
+        redirected.put("/admin/./?state=failed", "/admin?state=failed");
+        redirected.put("/api/../admin/", "/admin");
+        redirected.put("/admin;v=1/", "/admin");
+        redirected.put("/admin/;v=1?state=queued", "/admin?state=queued");
+        redirected.put("/%61dmin/", "/admin");
+        // a query that is no URI template and no form encoding: each parameter encoded again
+        redirected.put("/admin/?state=%7Bx%7D%20y&state=2&a%26b=c", "/admin?state=%7Bx%7D+y&state=2&a%26b=c");
+        List<String> rendered = List.of("/admin", "/admin?state=waiting", "/admin;v=1", "/admin;v=1?state=failed",
+                "/api/../admin", "/%61dmin", "/admin?result=expired");
+        SoftAssertions softly = new SoftAssertions();
+        for (String path : rendered) {
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(base + path))
+                    .header("Authorization", TestUsers.OPERATOR_AUTHORIZATION).build(), BodyHandlers.ofString());
+            softly.assertThat(answer.statusCode()).as(path).isEqualTo(200);
+            softly.assertThat(answer.body()).as(path).contains("id=\"admin\"")
+                    .containsPattern("name=\"csrf-token\" value=\"[A-Za-z0-9_-]{20,}\"");
+        }
+        for (Map.Entry<String, String> path : redirected.entrySet()) {
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(base + path.getKey()))
+                    .header("Authorization", TestUsers.OPERATOR_AUTHORIZATION).build(), BodyHandlers.ofString());
+            softly.assertThat(answer.statusCode()).as(path.getKey()).isEqualTo(301);
+            softly.assertThat(answer.headers().firstValue("Location")).as(path.getKey())
+                    .hasValue(base + path.getValue());
+        }
+        softly.assertAll();
+
+        // in the browser: the trailing slash, with a filter, lands on the page with the filter
+        browser.open(page(OPERATOR, OPERATOR_PASSWORD, "/?state=failed"));
+        assertThat(browser.driver().getCurrentUrl()).endsWith("/admin?state=failed");
+        assertThat(browser.text("nav.filters a[aria-current]")).isEqualTo("Failed (0)");
+        assertThat(browser.attribute("#start-refresh", "disabled")).isNull();
+        browser.look("trailing-slash");
+        browser.click("#start-refresh");
+        assertThat(browser.text("#notice")).matches("Refresh job [0-9a-f-]{36} queued\\.");
+    }
+
+    /**
+     * The check every test ends with ({@link #noContentSecurityPolicyViolations}) sees a violation: a script the
+     * page's policy refuses is reported on the console and does not run, while the page's own style and script,
+     * files of this origin, are applied.
+     */
+    @Test
+    void anInlineScriptIsRefusedAndReportedWhileThePagesOwnFilesApply() {
+        openAsOperator();
+        assertThat(browser.script("return getComputedStyle(document.body).backgroundColor;"))
+                .isEqualTo("rgb(246, 246, 244)");
+        assertThat(browser.script("return document.querySelectorAll('script:not([src]), style').length;"))
+                .isEqualTo(0L);
+
+        browser.script("var s = document.createElement('script'); s.textContent = 'document.body.dataset.ran = 1';"
+                + " document.body.appendChild(s);");
+
+        List<String> violations = new ArrayList<>();
+        browser.await(Duration.ofSeconds(5), "the console to report the refused script",
+                b -> violations.addAll(b.cspViolations()) || !violations.isEmpty());
+        assertThat(violations).anySatisfy(v -> assertThat(v).contains("inline script"));
+        assertThat(browser.script("return document.body.dataset.ran === undefined;")).isEqualTo(true);
     }
 
     @Test

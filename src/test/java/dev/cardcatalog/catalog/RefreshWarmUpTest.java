@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.TestDatabase;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Instant;
@@ -13,20 +16,67 @@ import java.util.Map;
 import java.util.UUID;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The refresh warm-up reads the bundled sample through the real reader and mapper, in whole passes, and leaves no file. */
+/**
+ * The refresh warm-up reads the bundled sample through the real reader and mapper, in whole passes, and leaves no
+ * file, even when stopped in the middle.
+ */
 class RefreshWarmUpTest {
 
     private static final int SAMPLE_RECORDS = 875;
 
     @Test
-    void readsTheBundledSampleInWholePassesAndLeavesNoFile() throws Exception {
+    void readsTheBundledSampleInWholePasses() throws Exception {
         assertThat(RefreshWarmUp.run(1, null)).isEqualTo(SAMPLE_RECORDS);
         assertThat(RefreshWarmUp.run(SAMPLE_RECORDS + 1, null)).isEqualTo(2 * SAMPLE_RECORDS);
-        try (Stream<Path> left = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            assertThat(left.filter(p -> p.getFileName().toString().startsWith("card-catalog-warm-up"))).isEmpty();
+    }
+
+    /**
+     * The warm-up stopped (SIGTERM) in the middle of a pass, as a service stopped during its start-up: in a JVM of
+     * its own whose temporary directory is this test's, so that only what the warm-up leaves there is looked at.
+     */
+    @Test
+    void aStopInTheMiddleOfTheWarmUpLeavesNoFileBehind(@TempDir Path temporary) throws Exception {
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:-UsePerfData", "-Djava.io.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path"),
+                StoppedWarmUp.class.getName()).redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            List<String> lines = new ArrayList<>();
+            String line;
+            while ((line = out.readLine()) != null && !line.equals(StoppedWarmUp.IN_THE_MIDDLE)) {
+                lines.add(line);
+            }
+            assertThat(line).as("the child's output: %s", lines).isEqualTo(StoppedWarmUp.IN_THE_MIDDLE);
+            child.destroy(); // SIGTERM, as Kubernetes stops a pod
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child stopped").isTrue();
+        } finally {
+            child.destroyForcibly();
+        }
+        try (Stream<Path> left = Files.walk(temporary)) {
+            assertThat(left.filter(p -> !p.equals(temporary))).as("left in the temporary directory").isEmpty();
+        }
+    }
+
+    /** Runs the warm-up without end, and stops in its first rehearsal until it is killed. */
+    static final class StoppedWarmUp {
+        static final String IN_THE_MIDDLE = "in the middle of the warm-up";
+
+        public static void main(String[] arguments) throws Exception {
+            RefreshWarmUp.run(Integer.MAX_VALUE, () -> {
+                System.out.println(IN_THE_MIDDLE);
+                System.out.flush();
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new java.sql.SQLException("interrupted");
+            });
         }
     }
 
@@ -62,21 +112,15 @@ class RefreshWarmUpTest {
         assertThat(bundled).isEqualTo(Files.readAllBytes(
                 Path.of("src/test/resources/scryfall/bulk-data/derived__cards-sample.jsonl.gz")));
         CardMapper mapper = new CardMapper();
-        Path file = Files.createTempFile("warm-up-test", ".jsonl.gz");
-        try {
-            Files.write(file, bundled);
-            long[] mapped = {0};
-            BulkFileReader.read(file, true, json -> {
-                try {
-                    mapper.map(json);
-                } catch (MalformedCardException e) {
-                    throw new AssertionError("the bundled sample has a malformed record: " + e.getMessage(), e);
-                }
-                mapped[0]++;
-            }, done -> { });
-            assertThat(mapped[0]).isEqualTo(SAMPLE_RECORDS);
-        } finally {
-            Files.delete(file);
-        }
+        long[] mapped = {0};
+        BulkFileReader.read(new ByteArrayInputStream(bundled), true, json -> {
+            try {
+                mapper.map(json);
+            } catch (MalformedCardException e) {
+                throw new AssertionError("the bundled sample has a malformed record: " + e.getMessage(), e);
+            }
+            mapped[0]++;
+        }, done -> { });
+        assertThat(mapped[0]).isEqualTo(SAMPLE_RECORDS);
     }
 }

@@ -112,6 +112,19 @@ class AccessRulesTest {
             Response asNobody = call(anonymous(), route);
             Response asViewer = call(asViewer(), route);
             Response asOperator = call(asOperator(), route);
+            // SERVICE.md §7: every answer nosniff; every answer made for a user not stored
+            for (Response response : List.of(asNobody, asViewer, asOperator)) {
+                softly.assertThat(response.header("X-Content-Type-Options")).as("%s: X-Content-Type-Options",
+                        route.key()).isEqualTo("nosniff");
+                softly.assertThat(response.header("Content-Security-Policy")).as("%s: Content-Security-Policy",
+                        route.key()).isEqualTo(SecurityHeaders.CONTENT_SECURITY_POLICY);
+            }
+            if (rule != Rule.PUBLIC) {
+                for (Response response : List.of(asViewer, asOperator)) {
+                    softly.assertThat(response.header("Cache-Control")).as("%s as a user (%d): Cache-Control",
+                            route.key(), response.statusCode()).isEqualTo("no-store");
+                }
+            }
             switch (rule) {
                 case PUBLIC -> allowed(softly, route, "anonymous", asNobody);
                 case VIEWER -> {
@@ -161,7 +174,7 @@ class AccessRulesTest {
                 assertThat(refused.statusCode()).isEqualTo(401);
                 assertThat(refused.contentType()).startsWith(PROBLEM);
                 // the scheme is case-insensitive (RFC 9110 §11.1); Quarkus writes it "basic"
-                assertThat(refused.header("WWW-Authenticate")).isEqualToIgnoringCase("Basic realm=\"card-catalog\"");
+                assertThat(refused.header("WWW-Authenticate")).isEqualTo(SecurityHeadersTest.BASIC_CHALLENGE);
             }
             assertThat(unknownUser.asString()).isEqualTo(wrongPassword.asString());
             assertThat(wrongPassword.asString()).doesNotContain("nobody-at-all").doesNotContain(TestUsers.OPERATOR);
@@ -190,8 +203,7 @@ class AccessRulesTest {
     private static void unauthorized(SoftAssertions softly, Route route, Response response) {
         String what = route.key() + " without credentials";
         softly.assertThat(response.statusCode()).as(what).isEqualTo(401);
-        softly.assertThat(response.header("WWW-Authenticate")).as(what)
-                .isEqualToIgnoringCase("Basic realm=\"card-catalog\"");
+        softly.assertThat(response.header("WWW-Authenticate")).as(what).isEqualTo(SecurityHeadersTest.BASIC_CHALLENGE);
         softly.assertThat(response.contentType()).as(what).startsWith(PROBLEM);
         softly.assertThat(response.jsonPath().getString("type")).as(what).isEqualTo(Problem.TYPE_BASE + "unauthorized");
     }

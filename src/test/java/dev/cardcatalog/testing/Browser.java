@@ -8,6 +8,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
 import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -19,6 +22,9 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -34,6 +40,8 @@ public final class Browser implements AutoCloseable {
     public static final Path SCREENSHOTS = Path.of("target/admin-screenshots");
     public static final Dimension DESKTOP = new Dimension(1280, 800);
     public static final Dimension PHONE = new Dimension(375, 812);
+    /** Where each browser's profile and temporary files live while it runs; deleted when it closes. */
+    static final Path PROFILES = Path.of("target/chromium");
 
     private final ChromeDriver driver;
     private final Path profile;
@@ -53,14 +61,20 @@ public final class Browser implements AutoCloseable {
         }
         System.setProperty("webdriver.chrome.driver", driverBinary.toString());
         try {
-            Path profile = Files.createTempDirectory("admin-chromium-");
+            // the profile and Chromium's own temporary files under target/, never in the machine's shared /tmp
+            Files.createDirectories(PROFILES);
+            Path profile = Files.createTempDirectory(PROFILES, "profile-");
+            Path temporary = Files.createDirectory(profile.resolve("tmp"));
             ChromeOptions options = new ChromeOptions();
             options.setBinary(chromium.toFile());
+            LoggingPreferences logs = new LoggingPreferences();
+            logs.enable(LogType.BROWSER, Level.ALL); // for cspViolations()
+            options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
             options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--no-first-run", "--user-data-dir=" + profile, "--window-size=1280,800");
+                    "--no-first-run", "--user-data-dir=" + profile.resolve("data"), "--window-size=1280,800");
             ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driverBinary.toFile())
-                    .usingAnyFreePort().build();
+                    .usingAnyFreePort().withEnvironment(Map.of("TMPDIR", temporary.toString())).build();
             ChromeDriver driver = new ChromeDriver(service, options);
             driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
             return new Browser(driver, profile);
@@ -75,6 +89,15 @@ public final class Browser implements AutoCloseable {
 
     public void open(String url) {
         driver.get(url);
+    }
+
+    /**
+     * What Chromium's console reported as Content-Security-Policy violations (a script, a style or a request the
+     * page's policy refused) since the last call: each message as the console wrote it.
+     */
+    public List<String> cspViolations() {
+        return driver.manage().logs().get(LogType.BROWSER).getAll().stream().map(LogEntry::getMessage)
+                .filter(message -> message.contains("Content Security Policy")).toList();
     }
 
     public Object script(String script, Object... arguments) {
