@@ -19,6 +19,13 @@ public interface AdminConfig {
     @WithDefault("2s")
     Duration pollInterval();
 
+    /**
+     * The refresh panel warns when the last successful refresh (applied, or its version already applied) ended
+     * longer ago than this: with a weekly refresh, 8 days means one was missed.
+     */
+    @WithDefault("8d")
+    Duration refreshOverdueAfter();
+
     /** Jobs a page in the page's jobs list (1 to 100). */
     @WithDefault("20")
     int jobsPageSize();

@@ -29,9 +29,13 @@ public record AdminPage(String user, boolean operator, Notice notice, List<Panel
      * @param counts the run's counts in words, or null
      * @param start the start button; its {@code refusal} says why it cannot be used now
      * @param jobAction "Run now" for a waiting job, "Retry" for a failed one, or null
+     * @param cancel "Cancel" for a queued, waiting or running job not yet asked to stop, or null (SERVICE.md §6.6)
+     * @param consent for an art build refused for its count alone, "Build again, accepting N fewer artworks" (a new
+     *     build with the operator's consent, SERVICE.md §5.8), or null
      */
     public record Panel(String id, String title, String state, String headline, List<String> lines, String warning,
-            ProgressBar progress, String counts, JobLink job, Action start, Action jobAction, List<RunRow> recent) {
+            ProgressBar progress, String counts, JobLink job, Action start, Action jobAction, List<RunRow> recent,
+            Action cancel, Action consent) {
     }
 
     /** A {@code <progress>} with its value as text ({@code 45 % (1.2 MB of 2.6 MB)}). */
@@ -60,8 +64,11 @@ public record AdminPage(String user, boolean operator, Notice notice, List<Panel
     public record Filter(String label, String href, boolean current) {
     }
 
-    /** One job in the list, with the action its state allows ({@code runNow} when waiting, {@code retry} when failed). */
+    /**
+     * One job in the list, with the action its state allows ("Run now" when waiting, "Retry" when failed) and
+     * "Cancel" while it is queued, waiting or running.
+     */
     public record JobRow(JobLink job, String kind, String state, String trigger, String created, String createdUtc,
-            String detail, Action action) {
+            String detail, Action action, Action cancel) {
     }
 }

@@ -61,10 +61,35 @@ public class AdminPages {
         for (JobKind kind : JobKind.values()) {
             Optional<JobView> latest = queries.latest(kind);
             poll |= latest.map(job -> job.state().inFlight()).orElse(false);
-            panels.add(panel(kind, latest, queries.recentRuns(kind, RECENT_RUNS), now));
+            AdminPage.Panel panel = panel(kind, latest, queries.recentRuns(kind, RECENT_RUNS), now);
+            panels.add(kind == JobKind.REFRESH && latest.isPresent() ? overdue(panel, now) : panel);
         }
         return new AdminPage(user, operator, notice, panels, jobs(filter, page, now), poll,
                 config.pollInterval().toMillis(), Times.utc(now));
+    }
+
+    /**
+     * The refresh panel with a warning added when the last successful refresh (applied, or its version already
+     * applied) ended longer ago than {@code card-catalog.admin.refresh-overdue-after} (8 days: a weekly refresh was
+     * missed), or when none has succeeded since the first refresh was asked for that long ago.
+     */
+    private AdminPage.Panel overdue(AdminPage.Panel panel, Instant now) {
+        Duration after = config.refreshOverdueAfter();
+        Optional<Instant> last = queries.lastSuccessfulRefresh();
+        String warning;
+        if (last.isPresent()) {
+            if (Duration.between(last.get(), now).compareTo(after) <= 0) {
+                return panel;
+            }
+            warning = "The last successful refresh ended " + Times.both(last.get(), now) + ", more than "
+                    + Times.span(after) + " ago: a weekly refresh was missed.";
+        } else {
+            return panel;
+        }
+        String combined = panel.warning() == null ? warning : panel.warning() + " " + warning;
+        return new AdminPage.Panel(panel.id(), panel.title(), panel.state(), panel.headline(), panel.lines(),
+                combined, panel.progress(), panel.counts(), panel.job(), panel.start(), panel.jobAction(),
+                panel.recent(), panel.cancel(), panel.consent());
     }
 
     /** The sentence for the result of an action, from the problem type's slug it ended with (or a success code). */
@@ -77,6 +102,14 @@ public class AdminPages {
         return switch (result) {
             case "queued" -> new AdminPage.Notice(kindTitle(job) + " job " + id + " queued.", false);
             case "run-now" -> new AdminPage.Notice("Job " + id + " queued to run now.", false);
+            case "queued-fewer" -> new AdminPage.Notice("Art index job " + id + " queued, accepting fewer artworks"
+                    + " than the current index.", false);
+            case "cancelled" -> new AdminPage.Notice("Job " + id + " cancelled.", false);
+            case "cancel-requested" -> new AdminPage.Notice("Job " + id
+                    + " is running: it stops at its next checkpoint and ends cancelled.", false);
+            case "job-finished" -> new AdminPage.Notice("Refused: job " + id + " is "
+                    + queries.view(job).map(v -> v.state().wire()).orElse("gone")
+                    + "; only a queued, waiting or running job can be cancelled.", true);
             case "retried" -> new AdminPage.Notice("Failed job " + (from == null ? "" : from)
                     + " retried as new job " + id + ".", false);
             case "job-in-flight" -> new AdminPage.Notice("Refused: " + kindTitle(job) + " job " + id + " is "
@@ -126,7 +159,8 @@ public class AdminPages {
             String never = kind == JobKind.REFRESH ? "No refresh has run yet: the catalog is empty."
                     : "No art index has been built yet.";
             return new AdminPage.Panel(kind.wire(), title(kind), "never-run", "Never run.", List.of(never), null,
-                    null, null, null, new AdminPage.Action(startLabel(kind), startPath(kind), null), null, rows);
+                    null, null, null, new AdminPage.Action(startLabel(kind), startPath(kind), null), null, rows, null,
+                    null);
         }
         JobView job = latest.get();
         JobView.RunView run = job.runs().isEmpty() ? null : job.runs().get(0);
@@ -143,6 +177,7 @@ public class AdminPages {
         AdminPage.ProgressBar progress = null;
         String counts = run == null ? null : counts(run.counts());
         AdminPage.Action action = null;
+        AdminPage.Action consent = null;
         switch (job.state()) {
             case QUEUED -> {
                 headline = job.retryCount() > 0 ? "Queued (retry " + job.retryCount() + ")." : "Queued.";
@@ -235,13 +270,44 @@ public class AdminPages {
                 }
                 if (kind == JobKind.ART_BUILD && run != null) {
                     lines.add("Failed images: " + run.counts().getOrDefault("failed", 0L) + ".");
+                    Long wouldHold = run.counts().get("index_artworks");
+                    Long current = run.counts().get("current_index_artworks");
+                    if (wouldHold != null && current != null && wouldHold < current) {
+                        long fewer = current - wouldHold;
+                        lines.add(String.format(Locale.ROOT, "Refused for its count: the new index would hold %,d"
+                                + " artworks, the current one holds %,d (%,d fewer).", wouldHold, current, fewer));
+                        consent = new AdminPage.Action(String.format(Locale.ROOT,
+                                "Build again, accepting %,d fewer artworks", fewer), "/admin/art-builds/accepting-fewer-artworks",
+                                null);
+                    }
                 }
                 action = new AdminPage.Action("Retry", "/admin/jobs/" + job.id() + "/retry", null);
             }
+            case CANCELLED -> {
+                headline = "Cancelled by " + (job.cancelledBy() == null ? "an operator" : job.cancelledBy()) + ".";
+                lines.add("Cancelled " + Times.both(job.finishedAt(), now) + ".");
+                if (run != null && run.status() == dev.cardcatalog.job.RunStatus.CANCELLED) {
+                    lines.add("Its run stopped while " + stageWords(run.stage())
+                            + "; what it wrote stays, and the next run carries on from it.");
+                }
+            }
             default -> headline = job.state().wire();
         }
+        if (job.state() == JobState.RUNNING && job.cancelRequestedAt() != null) {
+            lines.add("Cancel asked by " + job.cancelledBy() + " " + Times.relative(job.cancelRequestedAt(), now)
+                    + ": the run stops at its next checkpoint.");
+        }
+        if (kind == JobKind.ART_BUILD && job.acceptFewerArtworks()) {
+            lines.add("Accepts fewer artworks than the current index, by consent of " + job.consentedBy() + ".");
+        }
         return new AdminPage.Panel(kind.wire(), title(kind), state, headline, lines, warning, progress, counts,
-                link, start, action, rows);
+                link, start, action, rows, cancelAction(job), consent);
+    }
+
+    /** "Cancel" for a job in flight that no one has yet asked to stop. */
+    private static AdminPage.Action cancelAction(JobView job) {
+        return job.state().inFlight() && job.cancelRequestedAt() == null
+                ? new AdminPage.Action("Cancel", "/admin/jobs/" + job.id() + "/cancel", null) : null;
     }
 
     /** {@code queued}, {@code running}, {@code interrupted}, {@code waiting to retry at 12:04:05 UTC (in 4 min)}. */
@@ -332,7 +398,7 @@ public class AdminPages {
     private AdminPage.JobRow jobRow(JobView job, Instant now) {
         String detail = switch (job.state()) {
             case WAITING -> "Retrying at " + Times.both(job.retryAt(), now) + ". " + shown(job.lastError());
-            case FAILED, SKIPPED -> shown(job.message() != null ? job.message() : job.lastError());
+            case FAILED, SKIPPED, CANCELLED -> shown(job.message() != null ? job.message() : job.lastError());
             case RUNNING -> job.interrupted() ? "Interrupted: heartbeat stale; taken over at the next sweep."
                     : job.runs().isEmpty() ? "" : "Stage " + job.runs().get(0).stage() + ".";
             case SUCCEEDED -> job.runs().isEmpty() ? "" : shown(job.runs().get(0).message());
@@ -346,7 +412,7 @@ public class AdminPages {
         String state = job.state() == JobState.RUNNING && job.interrupted() ? "interrupted" : job.state().wire();
         return new AdminPage.JobRow(link(job.id()), JobKind.fromWire(job.kind()).map(AdminPages::title)
                 .orElse(job.kind()), state, job.trigger(), Times.relative(job.createdAt(), now),
-                Times.utc(job.createdAt()), detail, action);
+                Times.utc(job.createdAt()), detail, action, cancelAction(job));
     }
 
     private static AdminPage.JobLink link(UUID id) {

@@ -2,6 +2,7 @@ package dev.cardcatalog.admin;
 
 import dev.cardcatalog.job.JobState;
 import dev.cardcatalog.job.JobKind;
+import dev.cardcatalog.job.JobRequest;
 import dev.cardcatalog.job.JobSubmission;
 import dev.cardcatalog.job.JobView;
 import dev.cardcatalog.platform.Paging;
@@ -111,6 +112,45 @@ public class AdminResource {
     @RolesAllowed("operator")
     public Response artBuild() {
         return start(JobKind.ART_BUILD);
+    }
+
+    /**
+     * "Build again, accepting N fewer artworks" on an art build refused for its count: queues an art build that may
+     * publish an index with fewer artworks than the current one, by this operator's consent (SERVICE.md §5.8).
+     */
+    @POST
+    @Path("art-builds/accepting-fewer-artworks")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed("operator")
+    public Response artBuildAcceptingFewerArtworks() {
+        try {
+            JobView job = (JobView) submission.submit(JobKind.ART_BUILD, new JobRequest(null, true),
+                    identity.getPrincipal().getName()).getEntity();
+            return back("queued-fewer", job.id(), null, null);
+        } catch (ProblemException e) {
+            return refused(e.problem(), null);
+        }
+    }
+
+    /** "Cancel" on a queued, waiting or running job (as POST /api/jobs/{id}/cancel). */
+    @POST
+    @Path("jobs/{id}/cancel")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed("operator")
+    public Response cancel(@PathParam("id") String id) {
+        UUID jobId = uuid(id);
+        if (jobId == null) {
+            return back("not-found", null, null, null);
+        }
+        try {
+            Response answer = submission.cancel(jobId, identity.getPrincipal().getName());
+            return back(answer.getStatus() == 200 ? "cancelled" : "cancel-requested", jobId, null, null);
+        } catch (ProblemException e) {
+            if (e.problem().status() == 404) {
+                return back("not-found", null, null, null);
+            }
+            return refused(e.problem(), jobId);
+        }
     }
 
     /** "Run now" on a waiting job; refused while Scryfall's quiet window is open (as POST /api/jobs/{id}/run-now). */

@@ -105,6 +105,22 @@ public class ArtBuild {
      * @throws ArtIndexIntegrityException the index would be worse than the current one: not published
      */
     public Outcome run(Progress progress) {
+        return run(progress, false);
+    }
+
+    /**
+     * Runs one build; with {@code acceptFewerArtworks}, an operator's consent (SERVICE.md §5.8), the index is
+     * published even when it holds fewer artworks than the current one. The other rules hold all the same: failed
+     * images over the share fail the build, and an index with no artwork is never published.
+     *
+     * @throws NoCatalogException no refresh has applied yet
+     * @throws RateLimitedException the image host asked to wait longer than the client does: the build stopped
+     * @throws TransientFailure the database or the disk failed
+     * @throws ArtIndexIntegrityException the index would be worse than the current one: not published. When it is
+     *     refused for its count alone, the run's counts {@code index_artworks} and {@code current_index_artworks}
+     *     say by how many artworks, for an operator's consented build.
+     */
+    public Outcome run(Progress progress, boolean acceptFewerArtworks) {
         String catalogVersion = versions.current().orElseThrow(NoCatalogException::new);
         String digest = ArtSettings.FROZEN.digest();
         ArtworkSelector.Selection selection = selector.select();
@@ -165,12 +181,16 @@ public class ArtBuild {
 
         progress.stage("index", -1);
         List<ArtIndexFile.Entry> entries = indexEntries(selection, digest);
-        checkIntegrity(todo.size(), counts.get("failed"), failedIds, entries.size());
+        int fewer = checkIntegrity(todo.size(), counts.get("failed"), failedIds, entries.size(), acceptFewerArtworks,
+                progress);
+        // the last checkpoint: a build cancelled by now publishes nothing (SERVICE.md §6.6)
+        progress.checkCancelled();
         byte[] bytes = ArtIndexFile.gzip(digest, entries);
         ArtIndexName name = ArtIndexName.of(catalogVersion, digest, entries.size(), bytes);
         store.publish(name, bytes, entries);
         int count = entries.size();
         String message = "ready " + name + ": " + count + " artworks"
+                + (fewer > 0 ? " (" + fewer + " fewer than the index it replaces, by consent)" : "")
                 + (counts.get("failed") == 0 ? "" : ", " + counts.get("failed") + " failed images ("
                         + failedList(counts.get("failed"), failedIds) + ")");
         Log.infof("art build %s: %s", message, counts);
@@ -187,7 +207,14 @@ public class ArtBuild {
     /** Failed images named in an integrity failure's reason; the run's counts have them all. */
     private static final int INTEGRITY_IDS_SHOWN = 10;
 
-    private void checkIntegrity(int tried, long failed, List<UUID> failedIds, int count) {
+    /**
+     * The integrity rule (SERVICE.md §5.8) as applied; see {@link #checkIntegrity}'s Javadoc above.
+     *
+     * @return how many artworks fewer than the current index the new one holds by consent; 0 when the count rule
+     *     did not need the consent
+     */
+    private int checkIntegrity(int tried, long failed, List<UUID> failedIds, int count, boolean acceptFewer,
+            Progress progress) {
         double share = config.maxFailedShare();
         String percent = String.format(Locale.ROOT, "%.4g %%", share * 100).replaceAll("\\.?0+ %", " %");
         // the index that stays comes before the list of failures, and the list is short, so that the whole reason
@@ -207,12 +234,16 @@ public class ArtBuild {
                     + failed + " of " + tried + " images tried failed)" + kept + failures);
         }
         int currentCount = current.map(c -> c.name().count()).orElse(0);
-        if (count < currentCount * (1 - share)) {
+        if (count < currentCount * (1 - share) && !acceptFewer) {
+            // the counts an operator's "Build again, accepting N fewer artworks" reads (SERVICE.md §5.8, §8)
+            progress.count("index_artworks", count);
+            progress.count("current_index_artworks", currentCount);
             throw new ArtIndexIntegrityException("the index was not published: it would hold " + count
                     + " artworks, fewer than the " + currentCount + " of the current index by more than " + percent
                     + " (card-catalog.art.max-failed-share); " + failed + " of " + tried + " images tried failed"
                     + kept + failures);
         }
+        return count < currentCount * (1 - share) ? currentCount - count : 0;
     }
 
     private static String failedList(long failed, List<UUID> failedIds) {

@@ -43,6 +43,7 @@ public class CommandConsumer {
     private final OutageConfig outage;
     private final Clock clock;
     private final Counter earlyDeliveries;
+    private final Counter cancelledDeliveries;
     /** When the record now held was first refused by the database (epoch ms); 0 when none is held. */
     private final AtomicLong heldSince = new AtomicLong();
 
@@ -54,6 +55,9 @@ public class CommandConsumer {
         this.clock = clock;
         this.earlyDeliveries = Counter.builder("jobs.commands.early")
                 .description("Commands for a waiting job delivered before its retry_at, and ignored")
+                .register(metrics);
+        this.cancelledDeliveries = Counter.builder("jobs.commands.for.cancelled")
+                .description("Commands for a job an operator cancelled (a delayed record, a replay), and ignored")
                 .register(metrics);
         Gauge.builder("jobs.commands.held.seconds", heldSince, since -> since.get() == 0 ? 0
                         : Math.max(0, clock.millis() - since.get()) / 1000.0)
@@ -117,6 +121,10 @@ public class CommandConsumer {
         } else if (registration instanceof JobLedger.Registration.Duplicate duplicate) {
             Log.infof("%s command %s for job %s (retry-count %d) ignored: the job is %s", command.type(), source,
                     jobId, retryCount, duplicate.state());
+        } else if (registration instanceof JobLedger.Registration.Cancelled cancelled) {
+            cancelledDeliveries.increment();
+            Log.infof("%s command %s for job %s ignored: the job was cancelled by %s", command.type(), source, jobId,
+                    cancelled.cancelledBy());
         } else if (registration instanceof JobLedger.Registration.Early early) {
             earlyDeliveries.increment();
             Log.warnf("%s command %s for job %s ignored: the job waits until %s (a replayed or forged command)",

@@ -15,7 +15,9 @@ import java.util.UUID;
 /**
  * Reads a command record's value strictly (SERVICE.md §6.2, §6.3). A value that is not UTF-8 JSON, not an object,
  * has no or an unknown {@code type}, a {@code jobId} that is not a UUID, or an unknown {@code trigger} is refused
- * with a reason naming the member. A missing {@code trigger} means {@code api} (another service).
+ * with a reason naming the member. A missing {@code trigger} means {@code api} (another service). An
+ * {@code acceptFewerArtworks} that is not a boolean, or true on a {@code refresh}, is refused; so is the API's
+ * spelling {@code accept_fewer_artworks}, which would otherwise be ignored and the consent silently lost.
  */
 final class CommandParser {
 
@@ -87,6 +89,21 @@ final class CommandParser {
             }
             trigger = triggerNode.asText();
         }
-        return new Command(type.asText(), jobId, trigger);
+        if (node.has("accept_fewer_artworks")) {
+            throw new InvalidCommandException("accept_fewer_artworks is not a command member: a command names its"
+                    + " members in camelCase (acceptFewerArtworks)");
+        }
+        Boolean acceptFewer = null;
+        JsonNode consent = node.get("acceptFewerArtworks");
+        if (consent != null && !consent.isNull()) {
+            if (!consent.isBoolean()) {
+                throw new InvalidCommandException("acceptFewerArtworks " + consent + " is not true or false");
+            }
+            if (consent.booleanValue() && !JobKind.ART_BUILD.wire().equals(type.asText())) {
+                throw new InvalidCommandException("acceptFewerArtworks is for art-build commands only");
+            }
+            acceptFewer = consent.booleanValue() ? Boolean.TRUE : null;
+        }
+        return new Command(type.asText(), jobId, trigger, acceptFewer);
     }
 }

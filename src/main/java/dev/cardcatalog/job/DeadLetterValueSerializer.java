@@ -2,6 +2,7 @@ package dev.cardcatalog.job;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import io.micrometer.core.instrument.Metrics;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -28,6 +29,10 @@ public class DeadLetterValueSerializer implements Serializer<byte[]> {
 
     @Override
     public byte[] serialize(String topic, Headers headers, byte[] data) {
+        // every record on its way to the dead-letter topic, from the consumer or the relay (SERVICE.md §9 alerting);
+        // Kafka makes this serializer, not CDI, so the count goes through Micrometer's global registry, which
+        // Quarkus's registry is part of
+        Metrics.globalRegistry.counter("jobs.commands.dead.lettered").increment();
         if (data != null && data.length > MAX_VALUE_BYTES && headers != null) {
             headers.add(TRUNCATED_HEADER, String.valueOf(data.length).getBytes(StandardCharsets.US_ASCII));
         }

@@ -16,7 +16,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * Publishes events on {@code card-catalog.events} (SERVICE.md §6.6), keyed by event type: {@code catalog-refreshed}
- * (version, counts), {@code art-index-ready} (file name, count, digest) and {@code job-failed} (id, kind, reason).
+ * (version, counts), {@code art-index-ready} (file name, count, digest), {@code job-failed} (id, kind, reason) and
+ * {@code job-cancelled} (id, kind, who cancelled, the state it was in).
  * The value is JSON with {@code type}, {@code at} (ISO-8601 UTC), {@code jobId} and the event's members, named as
  * the commands name theirs (camelCase). A failed publish is
  * logged: the outcome is already in the ledger.
@@ -53,6 +54,20 @@ public class EventPublisher {
         Map<String, Object> event = event("job-failed", jobId);
         event.put("kind", kind.wire());
         event.put("reason", reason);
+        send(event);
+    }
+
+    /**
+     * A job ended {@code cancelled} by an operator (SERVICE.md §6.6).
+     *
+     * @param by who cancelled
+     * @param from the state it was cancelled in: {@code queued}, {@code waiting} or {@code running}
+     */
+    public void jobCancelled(UUID jobId, JobKind kind, String by, JobState from) {
+        Map<String, Object> event = event("job-cancelled", jobId);
+        event.put("kind", kind.wire());
+        event.put("cancelledBy", by);
+        event.put("from", from.wire());
         send(event);
     }
 

@@ -40,11 +40,47 @@ public class JobLedger {
     public record JobRecord(UUID id, JobKind kind, JobTrigger trigger, JobState state, int retryCount,
             int rateLimitStreak, int transientRetries, Instant retryAt, String lastError, String message,
             String source, Instant createdAt, Instant updatedAt, Instant finishedAt,
-            List<CarriedHeader> carriedHeaders) {
+            List<CarriedHeader> carriedHeaders, boolean acceptFewerArtworks, String consentedBy,
+            Instant cancelRequestedAt, String cancelledBy) {
 
         /** The command that brings this job back. */
         public Command command() {
-            return Command.of(kind, id, trigger);
+            return Command.of(kind, id, trigger, acceptFewerArtworks);
+        }
+    }
+
+    /**
+     * An art build's consent to publish an index with fewer artworks than the current one (SERVICE.md §5.8).
+     *
+     * @param by who consented: the operator's name, or the Kafka record the command came from
+     */
+    public record Consent(boolean acceptFewerArtworks, String by) {
+        /** No consent: the count rule holds. */
+        public static final Consent NONE = new Consent(false, null);
+    }
+
+    /** What a heartbeat found. */
+    public enum Beat {
+        /** The run is still this instance's and may go on. */
+        GOING_ON,
+        /** The run is no longer this instance's (taken over after its heartbeat went stale): stop, write nothing. */
+        TAKEN_OVER,
+        /** An operator cancelled the job: stop at the next checkpoint and end it {@code cancelled}. */
+        CANCEL_REQUESTED
+    }
+
+    /** What an operator's cancel did (SERVICE.md §6.6). */
+    public sealed interface Cancellation {
+        /** The job was queued or waiting and is now {@code cancelled}; {@code before} is its state before. */
+        record Cancelled(JobRecord job, JobState before) implements Cancellation {
+        }
+
+        /** The job is running: its run stops at its next checkpoint and then ends {@code cancelled}. */
+        record Requested(JobRecord job) implements Cancellation {
+        }
+
+        /** The job had already ended: nothing done. */
+        record AlreadyFinished(JobRecord job) implements Cancellation {
         }
     }
 
@@ -64,6 +100,10 @@ public class JobLedger {
 
         /** The job already ran or runs for this delivery (a redelivery or a second forward): nothing done. */
         record Duplicate(UUID jobId, JobState state) implements Registration {
+        }
+
+        /** The job was cancelled by an operator: the delivery (a delayed record, a replay) changes nothing. */
+        record Cancelled(UUID jobId, String cancelledBy) implements Registration {
         }
 
         /**
@@ -103,9 +143,19 @@ public class JobLedger {
      * @throws JobInFlightException a job of the kind is queued, running or waiting
      */
     public JobRecord createQueued(JobKind kind, JobTrigger trigger, String source) {
+        return createQueued(kind, trigger, source, Consent.NONE);
+    }
+
+    /**
+     * Creates a {@code queued} job for an operator's request, with the operator's consent to a smaller art index.
+     *
+     * @throws JobInFlightException a job of the kind is queued, running or waiting
+     */
+    public JobRecord createQueued(JobKind kind, JobTrigger trigger, String source, Consent consent) {
         UUID id = UUID.randomUUID();
         return inTransaction(connection -> {
-            if (insertJob(connection, id, kind, trigger, JobState.QUEUED, null, source, 0, List.of()) == 0) {
+            if (insertJob(connection, id, kind, trigger, JobState.QUEUED, null, source, 0, List.of(),
+                    consent) == 0) {
                 UUID inFlight = inFlight(connection, kind).orElse(null);
                 throw new JobInFlightException(kind, inFlight);
             }
@@ -151,6 +201,8 @@ public class JobLedger {
     public Registration register(UUID jobId, Command command, int retryCount, String source,
             List<CarriedHeader> headers) {
         JobKind kind = command.kind();
+        Consent consent = command.acceptsFewerArtworks() ? new Consent(true, "Kafka command " + source)
+                : Consent.NONE;
         return inTransaction(connection -> {
             Optional<JobRecord> existing = lock(connection, jobId);
             if (existing.isEmpty() && retryCount > 0) {
@@ -159,12 +211,12 @@ public class JobLedger {
             }
             if (existing.isEmpty()) {
                 if (insertJob(connection, jobId, kind, command.jobTrigger(), JobState.QUEUED, null, source, 0,
-                        headers) == 0) {
+                        headers, consent) == 0) {
                     existing = lock(connection, jobId);
                     if (existing.isEmpty()) {
                         UUID inFlight = inFlight(connection, kind).orElse(null);
                         insertJob(connection, jobId, kind, command.jobTrigger(), JobState.SKIPPED,
-                                "already in flight: " + inFlight, source, 0, headers);
+                                "already in flight: " + inFlight, source, 0, headers, consent);
                         return new Registration.Skipped(jobId, inFlight);
                     }
                 } else {
@@ -172,6 +224,9 @@ public class JobLedger {
                 }
             }
             JobRecord job = existing.orElseThrow();
+            if (job.kind() == kind && job.state() == JobState.CANCELLED) {
+                return new Registration.Cancelled(jobId, job.cancelledBy());
+            }
             if (job.kind() != kind || !(job.state() == JobState.QUEUED || job.state() == JobState.WAITING)
                     || job.retryCount() != retryCount) {
                 return new Registration.Duplicate(jobId, job.state());
@@ -225,16 +280,19 @@ public class JobLedger {
     // ---- progress and outcome ----------------------------------------------------------------------------------
 
     /**
-     * Writes a run's progress and heartbeat.
+     * Writes a run's progress and heartbeat, and reads back whether an operator asked to cancel its job.
      *
-     * @return false when the run is no longer running (taken over): the caller must stop
+     * @return {@link Beat#TAKEN_OVER} when the run is no longer running (taken over): the caller must stop;
+     *     {@link Beat#CANCEL_REQUESTED} when its job is to be cancelled (SERVICE.md §6.6)
      */
-    public boolean writeProgress(UUID runId, RunProgress progress) {
+    public Beat writeProgress(UUID runId, RunProgress progress) {
         return inTransaction(connection -> {
             try (PreparedStatement update = connection.prepareStatement("""
                     UPDATE job_run SET stage = ?, done = ?, total = ?, counts = ?::jsonb, version = ?, languages = ?,
                         heartbeat_at = ?, progressed_at = ?
-                    WHERE id = ? AND status = 'running'""")) {
+                    WHERE id = ? AND status = 'running'
+                    RETURNING (SELECT j.cancel_requested_at IS NOT NULL FROM job j WHERE j.id = job_run.job_id)
+                    """)) {
                 update.setString(1, progress.stage());
                 update.setObject(2, progress.done() < 0 ? null : progress.done(), Types.BIGINT);
                 update.setObject(3, progress.total() < 0 ? null : progress.total(), Types.BIGINT);
@@ -244,7 +302,12 @@ public class JobLedger {
                 update.setTimestamp(7, Timestamp.from(clock.instant()));
                 update.setTimestamp(8, Timestamp.from(progress.progressedAt()));
                 update.setObject(9, runId);
-                return update.executeUpdate() == 1;
+                try (ResultSet rows = update.executeQuery()) {
+                    if (!rows.next()) {
+                        return Beat.TAKEN_OVER;
+                    }
+                    return rows.getBoolean(1) ? Beat.CANCEL_REQUESTED : Beat.GOING_ON;
+                }
             }
         });
     }
@@ -491,6 +554,95 @@ public class JobLedger {
     // ---- operator actions --------------------------------------------------------------------------------------
 
     /**
+     * An operator's cancel (SERVICE.md §6.6). A {@code queued} or {@code waiting} job becomes {@code cancelled} at
+     * once, which frees its kind's in-flight place. A {@code running} job is marked: its heartbeat reads the mark and
+     * its run stops at the next checkpoint ({@link #finishCancelled}). A job already ended is left as it is.
+     *
+     * @param by who cancelled (the operator's name)
+     * @return empty when there is no such job
+     */
+    public Optional<Cancellation> cancel(UUID jobId, String by) {
+        return inTransaction(connection -> {
+            Optional<JobRecord> found = lock(connection, jobId);
+            if (found.isEmpty()) {
+                return Optional.<Cancellation>empty();
+            }
+            JobRecord job = found.get();
+            Instant now = clock.instant();
+            switch (job.state()) {
+                case QUEUED, WAITING -> {
+                    try (PreparedStatement update = connection.prepareStatement("""
+                            UPDATE job SET state = 'cancelled', retry_at = NULL, message = ?, cancel_requested_at = ?,
+                                cancelled_by = ?, updated_at = ?, finished_at = ?
+                            WHERE id = ?""")) {
+                        update.setString(1, "cancelled by " + by + " while " + job.state());
+                        update.setTimestamp(2, Timestamp.from(now));
+                        update.setString(3, by);
+                        update.setTimestamp(4, Timestamp.from(now));
+                        update.setTimestamp(5, Timestamp.from(now));
+                        update.setObject(6, jobId);
+                        update.executeUpdate();
+                    }
+                    return Optional.<Cancellation>of(
+                            new Cancellation.Cancelled(find(connection, jobId).orElseThrow(), job.state()));
+                }
+                case RUNNING -> {
+                    try (PreparedStatement update = connection.prepareStatement("""
+                            UPDATE job SET cancel_requested_at = coalesce(cancel_requested_at, ?),
+                                cancelled_by = coalesce(cancelled_by, ?), updated_at = ?
+                            WHERE id = ?""")) {
+                        update.setTimestamp(1, Timestamp.from(now));
+                        update.setString(2, by);
+                        update.setTimestamp(3, Timestamp.from(now));
+                        update.setObject(4, jobId);
+                        update.executeUpdate();
+                    }
+                    return Optional.<Cancellation>of(
+                            new Cancellation.Requested(find(connection, jobId).orElseThrow()));
+                }
+                default -> {
+                    return Optional.<Cancellation>of(new Cancellation.AlreadyFinished(job));
+                }
+            }
+        });
+    }
+
+    /** Whether an operator asked to cancel the job (read when a run fails, before its retry is scheduled). */
+    public boolean cancelRequested(UUID jobId) {
+        return inTransaction(connection -> find(connection, jobId).map(job -> job.cancelRequestedAt() != null)
+                .orElse(false));
+    }
+
+    /**
+     * Ends a run stopped at a checkpoint by an operator's cancel: the run is closed {@code cancelled} with what it
+     * reported, the job {@code cancelled}. What the run wrote stays; the next run of its kind carries on from it.
+     *
+     * @return the job as cancelled, or empty when the run was no longer this instance's: nothing was changed
+     */
+    public Optional<JobRecord> finishCancelled(ClaimedRun run, RunProgress progress) {
+        return inTransaction(connection -> {
+            Optional<JobRecord> job = lock(connection, run.job().id());
+            String by = job.map(JobRecord::cancelledBy).orElse(null);
+            String stage = progress == null ? "starting" : progress.stage();
+            if (!closeRun(connection, run.runId(), RunStatus.CANCELLED, progress,
+                    "cancelled by " + by + " at a checkpoint of stage " + stage)) {
+                return Optional.<JobRecord>empty();
+            }
+            Instant now = clock.instant();
+            try (PreparedStatement update = connection.prepareStatement("""
+                    UPDATE job SET state = 'cancelled', retry_at = NULL, message = ?, updated_at = ?, finished_at = ?
+                    WHERE id = ?""")) {
+                update.setString(1, "cancelled by " + by + " while running (stage " + stage + ")");
+                update.setTimestamp(2, Timestamp.from(now));
+                update.setTimestamp(3, Timestamp.from(now));
+                update.setObject(4, run.job().id());
+                update.executeUpdate();
+            }
+            return find(connection, run.job().id());
+        });
+    }
+
+    /**
      * Queues a waiting job to run now instead of at its retry time (the operator's "run now").
      *
      * @return the job as it was before (waiting, with its retry time), or empty when it is not waiting
@@ -583,7 +735,9 @@ public class JobLedger {
                 rows.getInt("rate_limit_streak"),
                 rows.getInt("transient_retries"), instant(rows, "retry_at"), rows.getString("last_error"),
                 rows.getString("message"), rows.getString("source"), instant(rows, "created_at"),
-                instant(rows, "updated_at"), instant(rows, "finished_at"), headers);
+                instant(rows, "updated_at"), instant(rows, "finished_at"), headers,
+                rows.getBoolean("accept_fewer_artworks"), rows.getString("consented_by"),
+                instant(rows, "cancel_requested_at"), rows.getString("cancelled_by"));
     }
 
     static Instant instant(ResultSet rows, String column) throws SQLException {
@@ -592,13 +746,14 @@ public class JobLedger {
     }
 
     private int insertJob(Connection connection, UUID id, JobKind kind, JobTrigger trigger, JobState state,
-            String message, String source, int retryCount, List<CarriedHeader> headers) throws SQLException {
+            String message, String source, int retryCount, List<CarriedHeader> headers, Consent consent)
+            throws SQLException {
         Instant now = clock.instant();
         boolean finished = state != JobState.QUEUED;
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO job (id, kind, trigger, state, message, source, command, created_at, updated_at,
-                                 finished_at, retry_count, carried_headers)
-                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)
+                                 finished_at, retry_count, carried_headers, accept_fewer_artworks, consented_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?)
                 ON CONFLICT DO NOTHING""")) {
             insert.setObject(1, id);
             insert.setString(2, kind.wire());
@@ -606,12 +761,14 @@ public class JobLedger {
             insert.setString(4, state.wire());
             insert.setString(5, message);
             insert.setString(6, source);
-            insert.setString(7, toJson(Command.of(kind, id, trigger)));
+            insert.setString(7, toJson(Command.of(kind, id, trigger, consent.acceptFewerArtworks())));
             insert.setTimestamp(8, Timestamp.from(now));
             insert.setTimestamp(9, Timestamp.from(now));
             insert.setTimestamp(10, finished ? Timestamp.from(now) : null);
             insert.setInt(11, retryCount);
             insert.setString(12, toJson(headers == null ? List.of() : headers));
+            insert.setBoolean(13, consent.acceptFewerArtworks());
+            insert.setString(14, consent.acceptFewerArtworks() ? consent.by() : null);
             return insert.executeUpdate();
         }
     }

@@ -147,6 +147,71 @@ public class JobQueries {
         return recent;
     }
 
+    /**
+     * When each trigger's last <em>successful</em> refresh ended: the newest refresh run that applied a catalog or
+     * found its version already applied (a scheduled refresh skips then; it was not missed). Triggers without one
+     * are absent. Read from the ledger, so every replica says the same.
+     */
+    public Map<JobTrigger, Instant> lastSuccessfulRefreshes() {
+        Map<JobTrigger, Instant> last = new java.util.EnumMap<>(JobTrigger.class);
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement("""
+                        SELECT j.trigger, max(r.finished_at) FROM job_run r JOIN job j ON j.id = r.job_id
+                        WHERE j.kind = 'refresh' AND r.status IN ('applied', 'skipped') AND r.finished_at IS NOT NULL
+                        GROUP BY j.trigger""");
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                JobTrigger.fromWire(rows.getString(1)).ifPresent(trigger -> {
+                    try {
+                        last.put(trigger, JobLedger.instant(rows, "max"));
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+            }
+        } catch (SQLException e) {
+            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+        }
+        return last;
+    }
+
+    /** When the last successful refresh of any trigger ended (see {@link #lastSuccessfulRefreshes}). */
+    public Optional<Instant> lastSuccessfulRefresh() {
+        return lastSuccessfulRefreshes().values().stream().max(Instant::compareTo);
+    }
+
+    /** When the newest refresh that applied a catalog ended (the catalog's age), or empty when none did. */
+    public Optional<Instant> lastAppliedRefresh() {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement("""
+                        SELECT max(r.finished_at) FROM job_run r JOIN job j ON j.id = r.job_id
+                        WHERE j.kind = 'refresh' AND r.status = 'applied' AND r.finished_at IS NOT NULL""");
+                ResultSet rows = select.executeQuery()) {
+            rows.next();
+            return Optional.ofNullable(JobLedger.instant(rows, "max"));
+        } catch (SQLException e) {
+            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** How many jobs of each kind are in each state (kinds and states with none are absent). */
+    public Map<JobKind, Map<JobState, Long>> countByKindAndState() {
+        Map<JobKind, Map<JobState, Long>> counts = new java.util.EnumMap<>(JobKind.class);
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT kind, state, count(*) FROM job GROUP BY kind, state");
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                JobKind kind = JobKind.fromWire(rows.getString(1)).orElseThrow();
+                counts.computeIfAbsent(kind, k -> new java.util.EnumMap<>(JobState.class))
+                        .put(JobState.fromWire(rows.getString(2)).orElseThrow(), rows.getLong(3));
+            }
+        } catch (SQLException e) {
+            throw new JobLedger.LedgerException("the job ledger could not be read: " + e.getMessage(), e);
+        }
+        return counts;
+    }
+
     /** How many jobs are in each state (states with none are absent). */
     public Map<JobState, Long> countByState() {
         Map<JobState, Long> counts = new java.util.EnumMap<>(JobState.class);
@@ -203,7 +268,8 @@ public class JobQueries {
         }
         return new JobView(job.id(), job.kind().wire(), job.trigger().wire(), job.state(), interrupted,
                 job.retryCount(), job.retryAt(), job.lastError(), job.message(), job.source(), job.createdAt(),
-                job.updatedAt(), job.finishedAt(), runs);
+                job.updatedAt(), job.finishedAt(), runs, job.cancelRequestedAt(), job.cancelledBy(),
+                job.acceptFewerArtworks(), job.consentedBy());
     }
 
     private Map<String, Long> counts(String text) {

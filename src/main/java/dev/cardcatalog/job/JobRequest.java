@@ -4,13 +4,20 @@ import jakarta.validation.constraints.Pattern;
 
 /**
  * The body of {@code POST /api/refreshes} and {@code POST /api/art-builds}, optional:
- * {@code {"trigger": "manual" | "scheduled" | "api"}}, {@code manual} when absent. The weekly CronJob sends
- * {@code scheduled}, which skips a refresh of a version already applied.
+ * {@code {"trigger": "manual" | "scheduled" | "api", "accept_fewer_artworks": true}}. {@code trigger} is
+ * {@code manual} when absent. The weekly CronJob sends {@code scheduled}, which skips a refresh of a version already
+ * applied. {@code accept_fewer_artworks} (art builds only, false when absent) is the operator's consent to publish an
+ * index with fewer artworks than the current one (SERVICE.md §5.8); on a refresh it is a 400 naming the field.
  */
 public record JobRequest(
-        @Pattern(regexp = "manual|scheduled|api", message = "must be manual, scheduled or api") String trigger) {
+        @Pattern(regexp = "manual|scheduled|api", message = "must be manual, scheduled or api") String trigger,
+        Boolean acceptFewerArtworks) {
 
     JobTrigger jobTrigger() {
         return trigger == null ? JobTrigger.MANUAL : JobTrigger.fromWire(trigger).orElseThrow();
+    }
+
+    boolean acceptsFewerArtworks() {
+        return Boolean.TRUE.equals(acceptFewerArtworks);
     }
 }

@@ -2,6 +2,7 @@ package dev.cardcatalog.job;
 
 import dev.cardcatalog.platform.Paging;
 import dev.cardcatalog.platform.ProblemException;
+import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -25,10 +26,24 @@ public class JobResource {
 
     private final JobQueries queries;
     private final JobSubmission submission;
+    private final SecurityIdentity identity;
 
-    public JobResource(JobQueries queries, JobSubmission submission) {
+    public JobResource(JobQueries queries, JobSubmission submission, SecurityIdentity identity) {
         this.queries = queries;
         this.submission = submission;
+        this.identity = identity;
+    }
+
+    /**
+     * Cancels a job (SERVICE.md §6.6): 200 with the job {@code cancelled} when it was queued or waiting; 202 with
+     * the job still {@code running} (and {@code cancel_requested_at}) when it runs: it ends {@code cancelled} at its
+     * run's next checkpoint. 409 {@code job-finished} naming its {@code state} when it had already ended.
+     */
+    @POST
+    @RolesAllowed("operator")
+    @Path("{id}/cancel")
+    public Response cancel(@PathParam("id") String id) {
+        return submission.cancel(uuid("id", id), identity.getPrincipal().getName());
     }
 
     /** A waiting job runs now instead of at its retry time: 202; 409 if not waiting or Scryfall asked for quiet. */

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * A job's state (SERVICE.md §6.1): the {@code job.state} column and the {@code state} member of {@code /api/jobs}.
- * A job is in flight while it is {@link #QUEUED}, {@link #RUNNING} or {@link #WAITING}; the other three are final.
+ * A job is in flight while it is {@link #QUEUED}, {@link #RUNNING} or {@link #WAITING}; the other four are final.
  */
 public enum JobState {
     /** Registered, waiting for an instance to claim it. */
@@ -17,7 +17,12 @@ public enum JobState {
     SUCCEEDED("succeeded"),
     /** Nothing to do (a refresh whose catalog version was already applied, or a second job of a kind in flight). */
     SKIPPED("skipped"),
-    FAILED("failed");
+    FAILED("failed"),
+    /**
+     * An operator cancelled it (SERVICE.md §6.6): at once when it was queued or waiting, at its run's next
+     * checkpoint when it was running. A command for it that comes later changes nothing.
+     */
+    CANCELLED("cancelled");
 
     private final String wire;
 

@@ -32,15 +32,19 @@ public class JobSubmission {
     private final JobConfig config;
     private final QuietWindow quietWindow;
     private final OutageConfig outage;
+    private final EventPublisher events;
+    private final ArtBuildFollowUp followUp;
 
     public JobSubmission(JobLedger ledger, CommandPublisher publisher, JobQueries queries, JobConfig config,
-            QuietWindow quietWindow, OutageConfig outage) {
+            QuietWindow quietWindow, OutageConfig outage, EventPublisher events, ArtBuildFollowUp followUp) {
+        this.followUp = followUp;
         this.ledger = ledger;
         this.publisher = publisher;
         this.queries = queries;
         this.config = config;
         this.quietWindow = quietWindow;
         this.outage = outage;
+        this.events = events;
     }
 
     /**
@@ -53,8 +57,60 @@ public class JobSubmission {
      * @throws dev.cardcatalog.platform.DatabaseUnavailableException when the database is unavailable (503)
      */
     public Response submit(JobKind kind, JobRequest request) {
+        return submit(kind, request, null);
+    }
+
+    /**
+     * As {@link #submit(JobKind, JobRequest)}, by {@code user}: the one who consents when the request sets
+     * {@code accept_fewer_artworks} (SERVICE.md §5.8).
+     *
+     * @throws ProblemException 400 naming {@code accept_fewer_artworks} when it is set on a refresh
+     */
+    public Response submit(JobKind kind, JobRequest request, String user) {
         JobTrigger trigger = request == null ? JobTrigger.MANUAL : request.jobTrigger();
-        return create(kind, trigger, "api");
+        boolean acceptFewer = request != null && request.acceptsFewerArtworks();
+        if (acceptFewer && kind != JobKind.ART_BUILD) {
+            throw ProblemException.badRequest("accept_fewer_artworks",
+                    "accept_fewer_artworks is for art builds only (POST /api/art-builds).");
+        }
+        return create(kind, trigger, "api", acceptFewer
+                ? new JobLedger.Consent(true, user == null ? "an unnamed operator" : user)
+                : JobLedger.Consent.NONE);
+    }
+
+    /**
+     * {@code POST /api/jobs/{id}/cancel} (SERVICE.md §6.6). A queued or waiting job is cancelled at once: 200 with
+     * the job, now {@code cancelled}, and a {@code job-cancelled} event. A running job is asked to stop: 202 with the
+     * job, still {@code running} with {@code cancel_requested_at} set; its run ends {@code cancelled} at its next
+     * checkpoint (a batch), and the event is sent then.
+     *
+     * @param by who cancels (the operator's name)
+     * @throws ProblemException 404 when there is no such job; 409 {@code job-finished} with {@code state} when the
+     *     job had already ended
+     */
+    public Response cancel(UUID jobId, String by) {
+        JobLedger.Cancellation cancellation = ledger.cancel(jobId, by)
+                .orElseThrow(() -> ProblemException.notFound("There is no job " + jobId + "."));
+        if (cancellation instanceof JobLedger.Cancellation.AlreadyFinished finished) {
+            throw new ProblemException(Problem.of("job-finished", "Job already finished", 409, "Job " + jobId
+                    + " is " + finished.job().state() + "; only a queued, waiting or running job can be cancelled.")
+                    .with("job_id", jobId)
+                    .with("state", finished.job().state().wire()));
+        }
+        URI location = URI.create("/api/jobs/" + jobId);
+        if (cancellation instanceof JobLedger.Cancellation.Cancelled cancelled) {
+            JobLedger.JobRecord job = cancelled.job();
+            Log.infof("%s job %s cancelled by %s while %s", job.kind().wire(), jobId, by, cancelled.before());
+            events.jobCancelled(jobId, job.kind(), by, cancelled.before());
+            if (job.kind() == JobKind.ART_BUILD) {
+                // a cancelled build queues no follow-up: the operator stopped building
+                followUp.take(jobId);
+            }
+            return Response.ok(queries.view(jobId).orElseThrow()).location(location).build();
+        }
+        JobLedger.JobRecord job = ((JobLedger.Cancellation.Requested) cancellation).job();
+        Log.infof("%s job %s: cancel asked by %s; its run stops at its next checkpoint", job.kind().wire(), jobId, by);
+        return Response.accepted(queries.view(jobId).orElseThrow()).location(location).build();
     }
 
     /**
@@ -104,13 +160,13 @@ public class JobSubmission {
             throw conflict("not-failed", "Job not failed", "Job " + jobId + " is " + job.state()
                     + "; only a failed job can be retried.", jobId);
         }
-        return create(job.kind(), job.trigger(), "retry of " + jobId);
+        return create(job.kind(), job.trigger(), "retry of " + jobId, JobLedger.Consent.NONE);
     }
 
-    private Response create(JobKind kind, JobTrigger trigger, String source) {
+    private Response create(JobKind kind, JobTrigger trigger, String source, JobLedger.Consent consent) {
         JobLedger.JobRecord job;
         try {
-            job = ledger.createQueued(kind, trigger, source);
+            job = ledger.createQueued(kind, trigger, source, consent);
         } catch (JobInFlightException e) {
             throw new ProblemException(Problem.of("job-in-flight", "Job in flight", 409,
                     "Job " + e.inFlight() + " of kind " + kind.wire() + " is already in flight; one runs at a time.")
@@ -118,7 +174,7 @@ public class JobSubmission {
                     .with("job", "/api/jobs/" + e.inFlight()));
         }
         try {
-            publisher.publish(Command.of(kind, job.id(), trigger), 0, java.util.List.of())
+            publisher.publish(job.command(), 0, java.util.List.of())
                     .await().atMost(config.publishTimeout());
         } catch (RuntimeException e) {
             String reason = "the command could not be published to Kafka: " + e.getMessage();

@@ -8,10 +8,15 @@ import java.util.UUID;
 /**
  * A job as {@code GET /api/jobs/{id}} shows it, with its runs newest first. {@code interrupted} is true for a
  * running job whose current run's heartbeat is older than the kind's stale threshold (SERVICE.md §6.1).
+ * {@code cancelRequestedAt} and {@code cancelledBy} say when and by whom an operator cancelled it (SERVICE.md §6.6;
+ * a running job keeps running until its next checkpoint). {@code acceptFewerArtworks} and {@code consentedBy} say
+ * whether an art build may publish an index with fewer artworks than the current one, and who consented
+ * (SERVICE.md §5.8).
  */
 public record JobView(UUID id, String kind, String trigger, JobState state, boolean interrupted, int retryCount,
         Instant retryAt, String lastError, String message, String source, Instant createdAt, Instant updatedAt,
-        Instant finishedAt, List<RunView> runs) {
+        Instant finishedAt, List<RunView> runs, Instant cancelRequestedAt, String cancelledBy,
+        boolean acceptFewerArtworks, String consentedBy) {
 
     /** One run: its stage, done/total for the stage (bytes or records), counts so far, heartbeat. */
     public record RunView(UUID id, int attempt, RunStatus status, String stage, Long done, Long total,

@@ -106,14 +106,25 @@ public class JobWorker {
         ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> beat(run, reporter), interval, interval,
                 TimeUnit.MILLISECONDS);
         JobLedger.JobRecord job = run.job();
+        java.time.Instant started = clock.instant();
         Log.infof("%s job %s run %d started (%s)", job.kind().wire(), job.id(), run.attempt(), job.trigger().wire());
         try {
+            if (job.cancelRequestedAt() != null) {
+                // cancelled while it was handed back or taken over: it stops before its first step
+                reporter.cancelByOperator("job " + job.id() + " was cancelled by " + job.cancelledBy());
+                reporter.checkCancelled();
+            }
             switch (job.kind()) {
                 case REFRESH -> runRefresh(run, reporter);
                 case ART_BUILD -> runArtBuild(run, reporter);
             }
         } catch (RunCancelledException e) {
-            Log.warnf("%s job %s run %d stopped: %s", job.kind().wire(), job.id(), run.attempt(), e.getMessage());
+            if (reporter.cancelledByOperator()) {
+                cancelled(run, reporter);
+            } else {
+                Log.warnf("%s job %s run %d stopped: %s", job.kind().wire(), job.id(), run.attempt(),
+                        e.getMessage());
+            }
         } catch (Exception | Error e) {
             if (stopping) {
                 // the stop interrupted this thread; clear the flag, or the data source and Kafka refuse the writes
@@ -124,11 +135,33 @@ public class JobWorker {
             }
         } finally {
             beat.cancel(false);
+            metrics.timer("jobs.runs.duration", "kind", job.kind().wire())
+                    .record(Duration.between(started, clock.instant()));
+        }
+    }
+
+    /** A run stopped at a checkpoint by an operator's cancel: the run and its job end {@code cancelled}. */
+    private void cancelled(JobLedger.ClaimedRun run, RunReporter reporter) {
+        JobLedger.JobRecord job = run.job();
+        try {
+            ledger.finishCancelled(run, reporter.snapshot()).ifPresent(cancelled -> {
+                metrics.counter("jobs.outcomes", "kind", job.kind().wire(), "outcome", JobState.CANCELLED.wire())
+                        .increment();
+                Log.infof("%s job %s run %d cancelled by %s at a checkpoint", job.kind().wire(), job.id(),
+                        run.attempt(), cancelled.cancelledBy());
+                events.jobCancelled(job.id(), job.kind(), cancelled.cancelledBy(), JobState.RUNNING);
+                if (job.kind() == JobKind.ART_BUILD) {
+                    // a cancelled build queues no follow-up: the operator stopped building (SERVICE.md §6.6)
+                    followUp.take(job.id());
+                }
+            });
+        } catch (RuntimeException e) {
+            Log.errorf(e, "could not record the cancel of %s job %s", job.kind().wire(), job.id());
         }
     }
 
     private void runArtBuild(JobLedger.ClaimedRun run, RunReporter reporter) {
-        ArtBuild.Outcome outcome = artBuild.run(reporter);
+        ArtBuild.Outcome outcome = artBuild.run(reporter, run.job().acceptFewerArtworks());
         JobLedger.JobRecord job = run.job();
         if (ledger.finish(run, RunStatus.APPLIED, JobState.SUCCEEDED, reporter.snapshot(), outcome.message(), null)) {
             metrics.counter("jobs.outcomes", "kind", "art-build", "outcome", JobState.SUCCEEDED.wire()).increment();
@@ -270,6 +303,12 @@ public class JobWorker {
             Log.warnf("%s job %s run %d failed: %s", job.kind().wire(), job.id(), run.attempt(), reason);
         }
         try {
+            if (ledger.cancelRequested(job.id())) {
+                // cancelled before this failure: no retry is scheduled
+                reporter.cancelByOperator("cancelled");
+                cancelled(run, reporter);
+                return;
+            }
             RateLimitRetry.Decision decision = policy.decide(failure, reason, job.retryCount(),
                     job.rateLimitStreak(), job.transientRetries(), reporter.progressedSinceStart(), clock.instant());
             if (decision instanceof RateLimitRetry.Decision.Retry retry) {
@@ -317,9 +356,14 @@ public class JobWorker {
 
     private void beat(JobLedger.ClaimedRun run, RunReporter reporter) {
         try {
-            if (!ledger.writeProgress(run.runId(), reporter.snapshot())) {
-                reporter.cancel("run " + run.attempt() + " of job " + run.job().id()
+            switch (ledger.writeProgress(run.runId(), reporter.snapshot())) {
+                case TAKEN_OVER -> reporter.cancel("run " + run.attempt() + " of job " + run.job().id()
                         + " is no longer this instance's (taken over after its heartbeat went stale)");
+                case CANCEL_REQUESTED -> reporter.cancelByOperator("job " + run.job().id()
+                        + " was cancelled by an operator");
+                case GOING_ON -> {
+                    // carries on
+                }
             }
         } catch (RuntimeException e) {
             Log.warnf("could not write the progress of job %s: %s", run.job().id(), e.getMessage());

@@ -1,5 +1,6 @@
 package dev.cardcatalog.job;
 
+import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
@@ -18,15 +19,17 @@ import jakarta.ws.rs.core.Response;
 public class RefreshResource {
 
     private final JobSubmission submission;
+    private final SecurityIdentity identity;
 
-    public RefreshResource(JobSubmission submission) {
+    public RefreshResource(JobSubmission submission, SecurityIdentity identity) {
         this.submission = submission;
+        this.identity = identity;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response create(@Valid JobRequest request) {
-        return submission.submit(JobKind.REFRESH, request);
+        return submission.submit(JobKind.REFRESH, request, identity.getPrincipal().getName());
     }
 }

@@ -25,6 +25,7 @@ final class RunReporter implements Progress {
     private volatile Instant progressedAt;
     private volatile boolean progressedSinceStart;
     private volatile String cancelled;
+    private volatile boolean cancelledByOperator;
 
     RunReporter(Clock clock) {
         this.clock = clock;
@@ -77,6 +78,17 @@ final class RunReporter implements Progress {
     /** Stops the work at its next check: the run is no longer this instance's. */
     void cancel(String reason) {
         cancelled = reason;
+    }
+
+    /** Stops the work at its next check (a checkpoint): an operator cancelled the job (SERVICE.md §6.6). */
+    void cancelByOperator(String reason) {
+        cancelledByOperator = true;
+        cancelled = reason;
+    }
+
+    /** Whether the work was stopped by an operator's cancel, not by a takeover. */
+    boolean cancelledByOperator() {
+        return cancelledByOperator;
     }
 
     /** True when the work moved forward in this run (SERVICE.md §6.4: resets the rate-limit streak). */

@@ -13,7 +13,9 @@ public enum RunStatus {
     SKIPPED("skipped"),
     FAILED("failed"),
     /** Ended without an outcome: its instance stopped or its heartbeat went stale, and the job was queued again. */
-    INTERRUPTED("interrupted");
+    INTERRUPTED("interrupted"),
+    /** Stopped at a checkpoint because an operator cancelled its job; what it wrote stays, as after an interruption. */
+    CANCELLED("cancelled");
 
     private final String wire;
 

@@ -522,6 +522,177 @@ class AdminPageBrowserTest {
         browser.look("art-failed", "#panel-art-build");
     }
 
+    @Test
+    void cancelStopsAQueuedARunningAndAWaitingRefreshAndTheStartButtonIsFreeAtOnce() {
+        // a refresh queued whose command no instance has taken yet: made as POST /api/refreshes makes it
+        UUID queued = ledger.createQueued(JobKind.REFRESH, JobTrigger.MANUAL, "api").id();
+        openAsOperator();
+        assertThat(state("refresh")).isEqualTo("queued");
+        assertThat(browser.attribute("#start-refresh", "disabled")).isNotNull();
+        browser.click("#cancel-refresh");
+        assertThat(browser.text("#notice")).isEqualTo("Job " + queued + " cancelled.");
+        assertThat(state("refresh")).isEqualTo("cancelled");
+        assertThat(browser.attribute("#start-refresh", "disabled")).isNull();
+        assertThat(browser.attribute("tr[data-job='" + queued + "']", "data-state")).isEqualTo("cancelled");
+
+        // the bulk file in three pieces, 3 s apart: the download is under way when Cancel is clicked
+        standIn.enqueue("/file/default-cards/", Fault.slowBody(180 * 1024, Duration.ofSeconds(3)));
+        openAsOperator();
+        browser.click("#start-refresh");
+        String running = browser.text("#job-refresh");
+        browser.await(Duration.ofSeconds(30), "the download under way",
+                b -> b.present("#progress-refresh") && !"0".equals(b.attribute("#progress-refresh", "value")));
+        assertThat(browser.text("#cancel-refresh")).isEqualTo("Cancel");
+        browser.look("refresh-running-cancel", "#panel-refresh");
+
+        browser.click("#cancel-refresh");
+        assertThat(browser.text("#notice")).isEqualTo("Job " + running
+                + " is running: it stops at its next checkpoint and ends cancelled.");
+        awaitState("refresh", "cancelled", Duration.ofSeconds(30));
+        assertThat(browser.text("#panel-refresh .headline")).isEqualTo("Cancelled by operator.");
+        assertThat(browser.text("#panel-refresh .lines")).contains("Its run stopped while downloading the bulk file;"
+                + " what it wrote stays, and the next run carries on from it.");
+        assertThat(browser.attribute("#start-refresh", "disabled")).isNull();
+        assertThat(browser.present("#cancel-refresh")).isFalse();
+        assertThat(job(running).getString("runs[0].status")).isEqualTo("cancelled");
+        browser.look("refresh-cancelled", "#panel-refresh");
+
+        // a refresh waiting to retry, cancelled from the jobs list
+        standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "40"));
+        browser.click("#start-refresh");
+        String waiting = browser.text("#job-refresh");
+        awaitState("refresh", "waiting", Duration.ofSeconds(30));
+        browser.open(page(OPERATOR, OPERATOR_PASSWORD, "?state=waiting"));
+        browser.click("tr[data-job='" + waiting + "'] button.cancel");
+        assertThat(browser.text("#notice")).isEqualTo("Job " + waiting + " cancelled.");
+        assertThat(state("refresh")).isEqualTo("cancelled");
+        assertThat(job(waiting).getString("state")).isEqualTo("cancelled");
+        assertThat(browser.attribute("#start-refresh", "disabled")).isNull();
+
+        // once ended, the API refuses a second cancel with its state; the page says the same
+        browser.script("var f = document.createElement('form'); f.method = 'post';"
+                + " f.action = '/admin/jobs/" + waiting + "/cancel';"
+                + " var t = document.querySelector('#panel-refresh form input[type=hidden]').cloneNode();"
+                + " f.appendChild(t); document.body.appendChild(f); f.submit();");
+        browser.await(Duration.ofSeconds(15), "the refused cancel",
+                b -> b.present("#notice") && b.text("#notice").startsWith("Refused"));
+        assertThat(browser.text("#notice")).isEqualTo("Refused: job " + waiting
+                + " is cancelled; only a queued, waiting or running job can be cancelled.");
+    }
+
+    @Test
+    void cancelStopsAQueuedAWaitingAndARunningArtBuild() {
+        refreshThroughTheApi();
+        UUID queued = ledger.createQueued(JobKind.ART_BUILD, JobTrigger.MANUAL, "api").id();
+        openAsOperator();
+        assertThat(state("art-build")).isEqualTo("queued");
+        browser.click("#cancel-art-build");
+        assertThat(browser.text("#notice")).isEqualTo("Job " + queued + " cancelled.");
+        assertThat(state("art-build")).isEqualTo("cancelled");
+        browser.look("art-cancelled", "#panel-art-build");
+
+        // five images, then the image host asks for 40 s: the build waits to retry
+        Fault[] faults = new Fault[6];
+        java.util.Arrays.fill(faults, Fault.pass());
+        faults[5] = Fault.status(429).header("Retry-After", "40");
+        standIn.enqueue("/", faults);
+        browser.click("#start-art-build");
+        String waiting = browser.text("#job-art-build");
+        awaitState("art-build", "waiting", Duration.ofSeconds(60));
+        browser.click("#cancel-art-build");
+        assertThat(browser.text("#notice")).isEqualTo("Job " + waiting + " cancelled.");
+        assertThat(state("art-build")).isEqualTo("cancelled");
+        TestDatabase.execute("DELETE FROM quiet_window"); // as if the window had closed
+
+        // twenty images, then one served slowly: the build is running when Cancel is clicked
+        Fault[] slow = new Fault[21];
+        java.util.Arrays.fill(slow, Fault.pass());
+        slow[20] = Fault.slowBody(1024, Duration.ofSeconds(1));
+        standIn.enqueue("/", slow);
+        browser.click("#start-art-build");
+        String running = browser.text("#job-art-build");
+        browser.await(Duration.ofSeconds(30), "the build running",
+                b -> "running".equals(state("art-build")) || "stalled".equals(state("art-build")));
+        browser.click("#cancel-art-build");
+        assertThat(browser.text("#notice")).isEqualTo("Job " + running
+                + " is running: it stops at its next checkpoint and ends cancelled.");
+        awaitState("art-build", "cancelled", Duration.ofSeconds(60));
+        JsonPath cancelled = job(running);
+        assertThat(cancelled.getString("runs[0].status")).isEqualTo("cancelled");
+        assertThat(cancelled.getLong("runs[0].counts.fingerprinted")).isLessThan(cancelled.getLong("runs[0].counts.artworks"));
+        assertThat(TestDatabase.count("SELECT count(*) FROM art_index")).isZero();
+    }
+
+    @Test
+    void anArtBuildRefusedForItsCountOffersToBuildAgainAcceptingTheFewerArtworks() {
+        refreshThroughTheApi();
+        String first = given().auth().preemptive().basic(OPERATOR, OPERATOR_PASSWORD).contentType("application/json")
+                .body("{}").post("/api/art-builds").then().statusCode(202).extract().jsonPath().getString("id");
+        assertThat(awaitFinished(first).getString("state")).isEqualTo("succeeded");
+        int full = given().get("/api/art-index").then().statusCode(200).extract().jsonPath().getInt("count");
+        standIn.serveDefaultCards("default-cards-20990101000000", ScryfallStandIn.sampleCardLines().subList(0, 300));
+        refreshThroughTheApi();
+        String refused = given().auth().preemptive().basic(OPERATOR, OPERATOR_PASSWORD).contentType("application/json")
+                .body("{}").post("/api/art-builds").then().statusCode(202).extract().jsonPath().getString("id");
+        JsonPath failed = awaitFinished(refused);
+        long wouldHold = failed.getLong("runs[0].counts.index_artworks");
+        long fewer = full - wouldHold;
+
+        openAsOperator();
+        assertThat(state("art-build")).isEqualTo("failed");
+        assertThat(browser.text("#panel-art-build .lines")).contains(String.format(java.util.Locale.ROOT,
+                "Refused for its count: the new index would hold %,d artworks, the current one holds %,d (%,d fewer).",
+                wouldHold, full, fewer));
+        assertThat(browser.text("#consent-art-build")).isEqualTo(String.format(java.util.Locale.ROOT,
+                "Build again, accepting %,d fewer artworks", fewer));
+        browser.look("art-refused-for-count", "#panel-art-build");
+
+        browser.click("#consent-art-build");
+        assertThat(browser.text("#notice")).matches("Art index job [0-9a-f-]{36} queued, accepting fewer artworks"
+                + " than the current index\\.");
+        String consented = browser.text("#job-art-build");
+        awaitState("art-build", "succeeded", Duration.ofSeconds(90));
+        assertThat(browser.text("#panel-art-build .lines"))
+                .contains("Accepts fewer artworks than the current index, by consent of operator.");
+        assertThat(job(consented).getString("consented_by")).isEqualTo("operator");
+        assertThat(given().get("/api/art-index").then().statusCode(200).extract().jsonPath().getLong("count"))
+                .isEqualTo(wouldHold);
+        assertThat(browser.present("#consent-art-build")).isFalse();
+    }
+
+    @Test
+    void theRefreshPanelWarnsWhenTheLastSuccessfulRefreshIsOlderThanEightDays() {
+        finishedRefresh(Instant.now().minus(Duration.ofDays(9)));
+        openAsOperator();
+        assertThat(state("refresh")).isEqualTo("succeeded");
+        assertThat(browser.text("#panel-refresh .warning")).matches("The last successful refresh ended "
+                + "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\(9 d ago\\), more than 8 d ago: a weekly refresh was"
+                + " missed\\.");
+        browser.look("refresh-overdue", "#panel-refresh");
+
+        // a failed refresh since does not count; a successful one a day ago does
+        TestDatabase.execute("INSERT INTO job (id, kind, trigger, state, source, command, message, created_at,"
+                + " updated_at, finished_at) VALUES (?, 'refresh', 'scheduled', 'failed', 'api', '{}', 'failed',"
+                + " now(), now(), now())", UUID.randomUUID());
+        openAsOperator();
+        assertThat(browser.text("#panel-refresh .warning")).contains("a weekly refresh was missed");
+        finishedRefresh(Instant.now().minus(Duration.ofDays(1)));
+        openAsOperator();
+        assertThat(browser.present("#panel-refresh .warning")).isFalse();
+    }
+
+    /** The rows a refresh that applied at {@code at} leaves (the service's clock cannot be moved in this test). */
+    private static void finishedRefresh(Instant at) {
+        UUID jobId = UUID.randomUUID();
+        java.sql.Timestamp time = java.sql.Timestamp.from(at);
+        TestDatabase.execute("INSERT INTO job (id, kind, trigger, state, source, command, message, created_at,"
+                + " updated_at, finished_at) VALUES (?, 'refresh', 'scheduled', 'succeeded', 'api', '{}', 'applied',"
+                + " ?, ?, ?)", jobId, time, time, time);
+        TestDatabase.execute("INSERT INTO job_run (id, job_id, attempt, status, stage, owner, started_at, heartbeat_at,"
+                + " progressed_at, finished_at, version, languages) VALUES (?, ?, 1, 'applied', 'retire', 'test', ?, ?,"
+                + " ?, ?, 'default-cards-1', 'en')", UUID.randomUUID(), jobId, time, time, time, time);
+    }
+
     private void refreshThroughTheApi() {
         String refresh = given().auth().preemptive().basic(OPERATOR, OPERATOR_PASSWORD).contentType("application/json")
                 .body("{}").post("/api/refreshes").then().statusCode(202).extract().jsonPath().getString("id");

@@ -72,6 +72,7 @@ class AccessRulesTest {
             "GET /api/jobs/{id}", Rule.VIEWER,
             "POST /api/jobs/{id}/run-now", Rule.OPERATOR,
             "POST /api/jobs/{id}/retry", Rule.OPERATOR,
+            "POST /api/jobs/{id}/cancel", Rule.OPERATOR,
             "GET /api/scryfall/quiet-windows", Rule.VIEWER,
             "GET /api/scryfall/quiet-windows/{scope}", Rule.VIEWER,
             "POST /api/scryfall/quiet-windows/{scope}/close", Rule.OPERATOR,

@@ -33,11 +33,16 @@ import org.yaml.snakeyaml.Yaml;
  * on: the CronJob's schedule, policy, trigger, credentials and at most 3 POSTs (its script is run against a local
  * HTTP server with the real curl); every environment variable of the Deployment a documented configuration key;
  * every Secret key one the example Secret has; probes on the management port at paths the service serves; the
- * management port not offered to clients.
+ * management port not offered to clients; the monitoring overlay built on the base, the base free of the Prometheus
+ * Operator's kinds, and a PodDisruptionBudget that keeps one replica. Kustomize's own rules that a reading of the YAML
+ * can check are checked too (every file named exists; an overlay never names a directory that contains it), so that
+ * {@code kubectl kustomize deploy/} and {@code kubectl kustomize deploy/monitoring/} render without kubectl in CI.
  */
 class ManifestsTest {
 
-    private static final Path DEPLOY = Path.of("deploy");
+    /** The base, which {@code deploy/kustomization.yaml} applies and {@code deploy/monitoring/} builds on. */
+    private static final Path DEPLOY = Path.of("deploy/base");
+    private static final Path MONITORING = Path.of("deploy/monitoring");
     /** The health paths the service serves on its management interface (checked in AccessRulesTest). */
     private static final Set<String> HEALTH_PATHS = Set.of("/q/health/live", "/q/health/ready", "/q/health/started");
 
@@ -50,6 +55,62 @@ class ManifestsTest {
             assertThat(documents(resource)).as(resource).noneMatch(d -> "Secret".equals(d.get("kind")));
         }
         assertThat(kustomization()).doesNotContainKey("secretGenerator");
+    }
+
+    @Test
+    void deployAppliesTheBaseAndTheMonitoringOverlayBuildsOnItWithItsRulesDashboardAndPodMonitor() throws IOException {
+        Map<String, Object> top = yaml(Path.of("deploy/kustomization.yaml")).get(0);
+        assertThat(list(top.get("resources"))).containsExactly("base");
+
+        Map<String, Object> overlay = yaml(MONITORING.resolve("kustomization.yaml")).get(0);
+        List<String> resources = list(overlay.get("resources"));
+        assertThat(resources).contains("../base", "prometheusrule.yaml", "podmonitor.yaml");
+        for (String resource : resources) {
+            Path path = MONITORING.resolve(resource).normalize();
+            // kustomize refuses a resource directory that contains the overlay ("cycle detected"), and a file
+            // outside the overlay's directory (its load restrictor)
+            assertThat(MONITORING.toAbsolutePath().normalize().startsWith(path.toAbsolutePath())).as(resource).isFalse();
+            if (resource.endsWith(".yaml")) {
+                assertThat(path).as(resource).isRegularFile().startsWith(MONITORING);
+            } else {
+                assertThat(path.resolve("kustomization.yaml")).as(resource).isRegularFile();
+            }
+        }
+        Map<String, Object> generator = map(list(overlay.get("configMapGenerator")).get(0));
+        String dashboard = (String) list(generator.get("files")).get(0);
+        assertThat(MONITORING.resolve(dashboard)).isRegularFile();
+        assertThat(map(map(generator.get("options")).get("labels"))).containsEntry("grafana_dashboard", "1");
+
+        Map<String, Object> rule = yaml(MONITORING.resolve("prometheusrule.yaml")).get(0);
+        assertThat(rule.get("apiVersion")).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(rule.get("kind")).isEqualTo("PrometheusRule");
+        Map<String, Object> monitor = yaml(MONITORING.resolve("podmonitor.yaml")).get(0);
+        assertThat(monitor.get("kind")).isEqualTo("PodMonitor");
+        Map<String, Object> endpoint = map(list(map(monitor.get("spec")).get("podMetricsEndpoints")).get(0));
+        assertThat(endpoint.get("port")).isEqualTo("management");
+        assertThat(endpoint.get("path")).isEqualTo("/q/metrics");
+        assertThat(map(map(map(monitor.get("spec")).get("selector")).get("matchLabels")))
+                .isEqualTo(map(map(map(only("deployment.yaml", "Deployment").get("spec")).get("selector"))
+                        .get("matchLabels")));
+    }
+
+    @Test
+    void theBaseHoldsNoPrometheusOperatorKindAndKeepsOneReplicaThroughADisruption() {
+        List<String> baseResources = list(kustomization().get("resources"));
+        for (String resource : baseResources) {
+            assertThat(documents(resource)).as(resource)
+                    .noneMatch(d -> String.valueOf(d.get("apiVersion")).startsWith("monitoring.coreos.com/"));
+        }
+        Map<String, Object> budget = only("poddisruptionbudget.yaml", "PodDisruptionBudget");
+        assertThat(budget.get("apiVersion")).isEqualTo("policy/v1");
+        Map<String, Object> spec = map(budget.get("spec"));
+        assertThat(spec.get("minAvailable")).isEqualTo(1);
+        assertThat(spec).doesNotContainKey("maxUnavailable");
+        Map<String, Object> deployment = map(only("deployment.yaml", "Deployment").get("spec"));
+        assertThat(map(spec.get("selector")).get("matchLabels"))
+                .isEqualTo(map(deployment.get("selector")).get("matchLabels"));
+        assertThat((Integer) deployment.get("replicas")).isGreaterThan((Integer) spec.get("minAvailable"));
+        assertThat(list(kustomization().get("resources"))).contains("poddisruptionbudget.yaml");
     }
 
     @Test
@@ -336,7 +397,11 @@ class ManifestsTest {
     }
 
     private static List<Map<String, Object>> documents(String file) {
-        try (Reader reader = Files.newBufferedReader(DEPLOY.resolve(file))) {
+        return yaml(DEPLOY.resolve(file));
+    }
+
+    static List<Map<String, Object>> yaml(Path file) {
+        try (Reader reader = Files.newBufferedReader(file)) {
             List<Map<String, Object>> documents = new ArrayList<>();
             new Yaml().loadAll(reader).forEach(d -> {
                 if (d != null) {

@@ -10,7 +10,7 @@ import java.util.Set;
 /** Waiting for jobs through the service's own API. */
 public final class Jobs {
 
-    public static final Set<String> FINISHED = Set.of("succeeded", "skipped", "failed");
+    public static final Set<String> FINISHED = Set.of("succeeded", "skipped", "failed", "cancelled");
 
     private Jobs() {
     }
