@@ -2,6 +2,8 @@ package dev.cardcatalog.job;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -39,6 +41,14 @@ public class CommandConsumer {
     @Incoming("commands-in")
     @Blocking
     public CompletionStage<Void> consume(Message<byte[]> message) {
+        // the Kafka consumer span SmallRye made from the record's traceparent: the job's trace (SERVICE.md §9)
+        Context delivered = JobTracing.of(message);
+        try (Scope logged = JobTracing.logWith(delivered)) {
+            return handle(message, delivered);
+        }
+    }
+
+    private CompletionStage<Void> handle(Message<byte[]> message, Context delivered) {
         @SuppressWarnings("unchecked")
         IncomingKafkaRecordMetadata<String, byte[]> record = message
                 .getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
@@ -62,7 +72,8 @@ public class CommandConsumer {
                 : UUID.nameUUIDFromBytes(source.getBytes(StandardCharsets.UTF_8));
         JobLedger.Registration registration;
         try {
-            registration = register(jobId, command, retryCount, source, CarriedHeader.from(record.getHeaders()));
+            registration = register(jobId, command, retryCount, source, CarriedHeader.from(record.getHeaders()),
+                    JobTrace.of(delivered));
         } catch (InvalidCommandException e) {
             Log.warnf("command %s sent to the dead-letter topic: %s", source, e.getMessage());
             return message.nack(e);
@@ -76,7 +87,7 @@ public class CommandConsumer {
             // of a stale run (minutes). Should the offset not be committed, the record comes again and is a
             // duplicate of a running job.
             CompletionStage<Void> acknowledged = message.ack();
-            worker.submit(claimed.run());
+            worker.submit(claimed.run(), delivered);
             return acknowledged;
         }
         if (registration instanceof JobLedger.Registration.Skipped skipped) {
@@ -95,11 +106,11 @@ public class CommandConsumer {
 
     /** Registers, trying again for about half a minute while the database is unavailable. */
     private JobLedger.Registration register(UUID jobId, Command command, int retryCount, String source,
-            java.util.List<CarriedHeader> headers) {
+            java.util.List<CarriedHeader> headers, JobTrace trace) {
         long wait = 500;
         for (int attempt = 1; ; attempt++) {
             try {
-                return ledger.register(jobId, command, retryCount, source, headers);
+                return ledger.register(jobId, command, retryCount, source, headers, trace);
             } catch (JobLedger.LedgerException e) {
                 if (attempt == LEDGER_ATTEMPTS) {
                     throw e;

@@ -39,7 +39,7 @@ public class JobLedger {
     public record JobRecord(UUID id, JobKind kind, JobTrigger trigger, JobState state, int retryCount,
             int rateLimitStreak, int transientRetries, Instant retryAt, String lastError, String message,
             String source, Instant createdAt, Instant updatedAt, Instant finishedAt,
-            List<CarriedHeader> carriedHeaders) {
+            List<CarriedHeader> carriedHeaders, JobTrace trace) {
 
         /** The command that brings this job back. */
         public Command command() {
@@ -97,14 +97,16 @@ public class JobLedger {
     // ---- accepting work ----------------------------------------------------------------------------------------
 
     /**
-     * Creates a {@code queued} job for an operator's request.
+     * Creates a {@code queued} job for an operator's request, in the trace of the current span (the request's, or
+     * the run's that queues a follow-up).
      *
      * @throws JobInFlightException a job of the kind is queued, running or waiting
      */
     public JobRecord createQueued(JobKind kind, JobTrigger trigger, String source) {
         UUID id = UUID.randomUUID();
+        JobTrace trace = JobTrace.current();
         return inTransaction(connection -> {
-            if (insertJob(connection, id, kind, trigger, JobState.QUEUED, null, source, 0, List.of()) == 0) {
+            if (insertJob(connection, id, kind, trigger, JobState.QUEUED, null, source, 0, List.of(), trace) == 0) {
                 UUID inFlight = inFlight(connection, kind).orElse(null);
                 throw new JobInFlightException(kind, inFlight);
             }
@@ -143,9 +145,10 @@ public class JobLedger {
      * @param jobId the command's job id (derived from topic, partition and offset when the command had none)
      * @param retryCount the command's {@code retry-count} header, 0 when absent
      * @param headers the record's headers this service does not own, kept to carry over on a retry
+     * @param trace the trace the delivery came in, kept on a job the command creates
      */
     public Registration register(UUID jobId, Command command, int retryCount, String source,
-            List<CarriedHeader> headers) {
+            List<CarriedHeader> headers, JobTrace trace) {
         JobKind kind = command.kind();
         return inTransaction(connection -> {
             Optional<JobRecord> existing = lock(connection, jobId);
@@ -155,12 +158,12 @@ public class JobLedger {
             }
             if (existing.isEmpty()) {
                 if (insertJob(connection, jobId, kind, command.jobTrigger(), JobState.QUEUED, null, source, 0,
-                        headers) == 0) {
+                        headers, trace) == 0) {
                     existing = lock(connection, jobId);
                     if (existing.isEmpty()) {
                         UUID inFlight = inFlight(connection, kind).orElse(null);
                         insertJob(connection, jobId, kind, command.jobTrigger(), JobState.SKIPPED,
-                                "already in flight: " + inFlight, source, 0, headers);
+                                "already in flight: " + inFlight, source, 0, headers, trace);
                         return new Registration.Skipped(jobId, inFlight);
                     }
                 } else {
@@ -579,7 +582,8 @@ public class JobLedger {
                 rows.getInt("rate_limit_streak"),
                 rows.getInt("transient_retries"), instant(rows, "retry_at"), rows.getString("last_error"),
                 rows.getString("message"), rows.getString("source"), instant(rows, "created_at"),
-                instant(rows, "updated_at"), instant(rows, "finished_at"), headers);
+                instant(rows, "updated_at"), instant(rows, "finished_at"), headers,
+                new JobTrace(rows.getString("traceparent"), rows.getString("tracestate")));
     }
 
     static Instant instant(ResultSet rows, String column) throws SQLException {
@@ -588,13 +592,14 @@ public class JobLedger {
     }
 
     private int insertJob(Connection connection, UUID id, JobKind kind, JobTrigger trigger, JobState state,
-            String message, String source, int retryCount, List<CarriedHeader> headers) throws SQLException {
+            String message, String source, int retryCount, List<CarriedHeader> headers, JobTrace trace)
+            throws SQLException {
         Instant now = clock.instant();
         boolean finished = state != JobState.QUEUED;
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO job (id, kind, trigger, state, message, source, command, created_at, updated_at,
-                                 finished_at, retry_count, carried_headers)
-                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)
+                                 finished_at, retry_count, carried_headers, traceparent, tracestate)
+                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?)
                 ON CONFLICT DO NOTHING""")) {
             insert.setObject(1, id);
             insert.setString(2, kind.wire());
@@ -608,6 +613,8 @@ public class JobLedger {
             insert.setTimestamp(10, finished ? Timestamp.from(now) : null);
             insert.setInt(11, retryCount);
             insert.setString(12, toJson(headers == null ? List.of() : headers));
+            insert.setString(13, trace == null ? null : trace.traceparent());
+            insert.setString(14, trace == null ? null : trace.tracestate());
             return insert.executeUpdate();
         }
     }

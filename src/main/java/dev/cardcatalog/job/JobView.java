@@ -8,10 +8,12 @@ import java.util.UUID;
 /**
  * A job as {@code GET /api/jobs/{id}} shows it, with its runs newest first. {@code interrupted} is true for a
  * running job whose current run's heartbeat is older than the kind's stale threshold (SERVICE.md §6.1).
+ * {@code traceId} is the W3C trace id (32 hex digits) of the trace the job belongs to (SERVICE.md §9), null when
+ * it has none.
  */
 public record JobView(UUID id, String kind, String trigger, JobState state, boolean interrupted, int retryCount,
         Instant retryAt, String lastError, String message, String source, Instant createdAt, Instant updatedAt,
-        Instant finishedAt, List<RunView> runs) {
+        Instant finishedAt, String traceId, List<RunView> runs) {
 
     /** One run: its stage, done/total for the stage (bytes or records), counts so far, heartbeat. */
     public record RunView(UUID id, int attempt, RunStatus status, String stage, Long done, Long total,
