@@ -60,8 +60,11 @@ public record AdminPage(String user, boolean operator, Notice notice, List<Panel
     public record Filter(String label, String href, boolean current) {
     }
 
-    /** One job in the list, with the action its state allows ({@code runNow} when waiting, {@code retry} when failed). */
+    /**
+     * One job in the list, with the action its state allows ({@code runNow} when waiting, {@code retry} when failed)
+     * and the address of its trace in the trace UI ({@code card-catalog.admin.trace-url}), or null.
+     */
     public record JobRow(JobLink job, String kind, String state, String trigger, String created, String createdUtc,
-            String detail, Action action) {
+            String detail, Action action, String traceHref) {
     }
 }
