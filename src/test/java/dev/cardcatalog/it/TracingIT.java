@@ -114,6 +114,7 @@ class TracingIT {
                     .containsEntry("job.id", postedJob);
             assertThat(trace).allSatisfy(span -> assertThat(span.resource()).containsEntry("service.name",
                     "card-catalog"));
+            assertThat(receiver.failures()).isEmpty();
             assertThat(receiver.contentTypes()).isNotEmpty().allSatisfy(type -> assertThat(type)
                     .startsWith("application/x-protobuf"));
         }
@@ -128,8 +129,9 @@ class TracingIT {
                             && jobId.equals(span.attributes().get("job.id"))
                             && Integer.toString(attempt).equals(span.attributes().get("job.attempt")))
                     .findFirst();
-            assertThat(run).as("run %d of job %s in trace %s; spans of the trace: %s", attempt, jobId, traceId,
-                    names(receiver.trace(traceId))).isPresent();
+            assertThat(run).as("run %d of job %s in trace %s; spans of the trace: %s; %d spans in all; receiver "
+                    + "failures: %s", attempt, jobId, traceId, names(receiver.trace(traceId)), receiver.spans().size(),
+                    receiver.failures()).isPresent();
             found[0] = run.get();
         });
         return found[0];

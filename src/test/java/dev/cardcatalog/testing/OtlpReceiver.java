@@ -43,6 +43,7 @@ public final class OtlpReceiver implements AutoCloseable {
     private final HttpServer server;
     private final List<ExportedSpan> spans = new CopyOnWriteArrayList<>();
     private final List<String> contentTypes = new CopyOnWriteArrayList<>();
+    private final List<String> failures = new CopyOnWriteArrayList<>();
 
     private OtlpReceiver(HttpServer server) {
         this.server = server;
@@ -98,7 +99,22 @@ public final class OtlpReceiver implements AutoCloseable {
         return false;
     }
 
+    /** Export requests this receiver could not read, with why: a test fails on any. */
+    public List<String> failures() {
+        return List.copyOf(failures);
+    }
+
     private void export(HttpExchange exchange) throws IOException {
+        try {
+            receive(exchange);
+        } catch (Throwable e) {
+            failures.add(e.toString());
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+        }
+    }
+
+    private void receive(HttpExchange exchange) throws IOException {
         try (exchange) {
             if (!"POST".equals(exchange.getRequestMethod())) {
                 exchange.sendResponseHeaders(405, -1);
