@@ -66,7 +66,8 @@ public class CommandPublisher {
     }
 
     /**
-     * Publishes {@code command} to the delayed topic, in the current trace (the failed run's), to come back no sooner than {@code notBefore}.
+     * Publishes {@code command} to the delayed topic, in the current trace (the failed run's), to come back no
+     * sooner than {@code notBefore}.
      *
      * @param retryCount the new retry count (1 for the first retry)
      * @param retryAfterAsked the wait the source asked for, when it gave one

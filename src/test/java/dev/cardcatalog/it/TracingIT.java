@@ -45,8 +45,11 @@ class TracingIT {
                     "QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint(),
                     "QUARKUS_OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf",
                     "QUARKUS_OTEL_BSP_SCHEDULE_DELAY", "200ms");
+            // b writes JSON log lines (quarkus-logging-json), a Quarkus's console format
+            Map<String, String> jsonLogs = new java.util.HashMap<>(exportTo);
+            jsonLogs.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true");
             List<ServiceProcess> both = List.of(instances.start("a", SHORT_RETRY, exportTo),
-                    instances.start("b", SHORT_RETRY, exportTo));
+                    instances.start("b", SHORT_RETRY, jsonLogs));
             instances.awaitConsumers();
 
             // A command from another service, in that service's trace, rate-limited on its first run.
@@ -115,6 +118,21 @@ class TracingIT {
             assertThat(trace).allSatisfy(span -> assertThat(span.resource()).containsEntry("service.name",
                     "card-catalog"));
             assertThat(receiver.failures()).isEmpty();
+
+            // b ran one of the POSTed job's runs (the first, or the second after a stopped): its log lines carry
+            // the run's trace and span ids; a's console lines keep Quarkus's format
+            List<JsonPath> runLines = jsonLines(instances.log("b")).stream()
+                    .filter(line -> String.valueOf(line.getString("message"))
+                            .matches("refresh job " + postedJob + " run \\d started .*"))
+                    .toList();
+            assertThat(runLines).isNotEmpty();
+            for (JsonPath line : runLines) {
+                assertThat(line.getString("mdc.traceId")).isEqualTo(traceId);
+                assertThat(line.getString("mdc.spanId")).matches("[0-9a-f]{16}");
+            }
+            assertThat(lines(instances.log("a"))).filteredOn(line -> line.contains("[dev.cardcatalog.job.JobWorker]"))
+                    .isNotEmpty().allSatisfy(line -> assertThat(line).matches(
+                            "\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3} (INFO |WARN |ERROR) \\[.*"));
             assertThat(receiver.contentTypes()).isNotEmpty().allSatisfy(type -> assertThat(type)
                     .startsWith("application/x-protobuf"));
         }
@@ -145,6 +163,19 @@ class TracingIT {
     private static JsonPath job(ServiceProcess service, String jobId) {
         return asOperator().baseUri(service.baseUrl()).get("/api/jobs/" + jobId).then().statusCode(200).extract()
                 .jsonPath();
+    }
+
+    /** The lines of a log written as JSON objects, one a line (lines that are not, such as the JVM's, skipped). */
+    private static List<JsonPath> jsonLines(java.nio.file.Path log) {
+        return lines(log).stream().filter(line -> line.startsWith("{")).map(JsonPath::new).toList();
+    }
+
+    private static List<String> lines(java.nio.file.Path log) {
+        try {
+            return java.nio.file.Files.readAllLines(log, StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static List<String> names(List<ExportedSpan> spans) {
