@@ -52,10 +52,15 @@ class TracingIT {
                     instances.start("b", SHORT_RETRY, jsonLogs));
             instances.awaitConsumers();
 
-            // A command from another service, in that service's trace, rate-limited on its first run.
+            // A command from another service, in that service's trace, whose first run finds Scryfall's quiet window
+            // open (as another replica's 429 would have left it): refused without a request, retried.
             String foreignTrace = hex(16);
             String commandJob = UUID.randomUUID().toString();
-            standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "3"));
+            java.net.URI api = java.net.URI.create(standIn.baseUrl());
+            TestDatabase.execute("INSERT INTO quiet_window (scope, opened_at, until, opened_by, reason) "
+                    + "VALUES (?, now(), now() + interval '2 seconds', 'TracingIT', 'a 429 elsewhere') "
+                    + "ON CONFLICT (scope) DO UPDATE SET until = excluded.until, opened_by = excluded.opened_by",
+                    api.getHost() + ":" + api.getPort());
             TestKafka.send("card-catalog.commands", "refresh", ("{\"type\":\"refresh\",\"jobId\":\"" + commandJob
                     + "\"}").getBytes(StandardCharsets.UTF_8),
                     Map.of("traceparent", "00-" + foreignTrace + "-" + hex(8) + "-01"));
@@ -66,9 +71,14 @@ class TracingIT {
             assertThat(foreignFirst.parentSpanId()).isNotEmpty();
             assertThat(receiver.descends(foreignRetried, foreignFirst)).as("the retried run descends from the first")
                     .isTrue();
+            assertThat(receiver.trace(foreignTrace)).filteredOn(span -> span.name().equals("scryfall api")
+                    && span.events().contains("quiet window refusal") && receiver.descends(span, foreignFirst))
+                    .hasSize(1);
 
-            // A POST, rate-limited; the instance that ran the first run stops while the job waits, so the delayed
-            // record is relayed, and the job run again, by the other instance.
+            // A POST, rate-limited twice on one call: a wait it sits out (1 s, the shortened MAX_BACK_OFF), then one
+            // it does not; the instance that ran the first run stops while the job waits, so the delayed record is
+            // relayed, and the job run again, by the other instance.
+            standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "1"));
             standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "3"));
             JsonPath posted = asOperator().baseUri(both.get(0).baseUrl()).contentType("application/json")
                     .body("{\"trigger\":\"manual\"}").post("/api/refreshes").then().statusCode(202).extract()
@@ -111,7 +121,8 @@ class TracingIT {
                     && span.name().equals("scryfall api") && "429".equals(
                             span.attributes().get("http.response.status_code"))).findFirst()
                     .orElseThrow(() -> new AssertionError("no rate-limited Scryfall span in " + names(trace)));
-            assertThat(limited.events()).contains("wait over max back-off");
+            assertThat(limited.events()).containsExactly("retry-after wait", "wait over max back-off");
+            assertThat(limited.attributes()).containsEntry("scryfall.attempts", "2");
             assertThat(receiver.descends(limited, first)).isTrue();
             assertThat(first.attributes()).containsEntry("job.kind", "refresh").containsEntry("job.trigger", "manual")
                     .containsEntry("job.id", postedJob);
