@@ -75,6 +75,16 @@ class TraceContextFlowTest {
         ConsumerRecord<String, byte[]> event = single(recordsOf(EVENTS, jobId).stream()
                 .filter(record -> "catalog-refreshed".equals(record.key())).toList());
         assertThat(traceIdOf(event)).isEqualTo(traceId);
+        // the records are what docs/asyncapi.yaml says they are
+        assertThat(AsyncApiContract.errors(first, "command", "commandHeaders")).isEmpty();
+        assertThat(AsyncApiContract.errors(delayed, "command", "delayedCommandHeaders")).isEmpty();
+        assertThat(AsyncApiContract.errors(forwarded, "command", "commandHeaders")).isEmpty();
+        assertThat(AsyncApiContract.errors(event, "catalogRefreshed", "eventHeaders")).isEmpty();
+        // and the schemas can say no: a delayed record without its not-before, an event without its version
+        assertThat(AsyncApiContract.errors("delayedCommandHeaders", "{\"retry-count\":\"1\",\"retry-reason\":\"x\","
+                + "\"traceparent\":\"00-" + traceId + "-0123456789abcdef-01\"}")).isNotEmpty();
+        assertThat(AsyncApiContract.errors("catalogRefreshed", new String(event.value(), StandardCharsets.UTF_8)
+                .replace("\"version\"", "\"release\""))).isNotEmpty();
     }
 
     @Test
@@ -118,6 +128,7 @@ class TraceContextFlowTest {
         assertThat(traceparents).hasSize(2);
         assertThat(traceparents).allSatisfy(value -> assertThat(JobTracing.traceId(value)).isEqualTo(foreignTrace));
         assertThat(TestKafka.header(dead, "traceparent")).isNotEqualTo(traceparents.get(0));
+        assertThat(AsyncApiContract.errors(dead, null, "deadLetterHeaders")).isEmpty();
     }
 
     @Test
