@@ -3,6 +3,7 @@ package dev.cardcatalog.admin;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** {@code card-catalog.admin.*}: the admin page (SERVICE.md §8). */
 @ConfigMapping(prefix = "card-catalog.admin")
@@ -29,4 +30,11 @@ public interface AdminConfig {
     /** Jobs a page in the page's jobs list (1 to 100). */
     @WithDefault("20")
     int jobsPageSize();
+
+    /**
+     * The address of a job's trace in the trace UI, with {@code {trace_id}} where the trace id (32 hex digits) goes,
+     * e.g. {@code https://jaeger.example.com/trace/{trace_id}}. Unset: the page shows no trace links. Only an
+     * {@code http} or {@code https} address is linked.
+     */
+    Optional<String> traceUrl();
 }

@@ -65,10 +65,11 @@ public record AdminPage(String user, boolean operator, Notice notice, List<Panel
     }
 
     /**
-     * One job in the list, with the action its state allows ("Run now" when waiting, "Retry" when failed) and
-     * "Cancel" while it is queued, waiting or running.
+     * One job in the list, with the action its state allows ("Run now" when waiting, "Retry" when failed),
+     * "Cancel" while it is queued, waiting or running, and the address of its trace in the trace UI
+     * ({@code card-catalog.admin.trace-url}), or null.
      */
     public record JobRow(JobLink job, String kind, String state, String trigger, String created, String createdUtc,
-            String detail, Action action, Action cancel) {
+            String detail, Action action, Action cancel, String traceHref) {
     }
 }

@@ -412,7 +412,19 @@ public class AdminPages {
         String state = job.state() == JobState.RUNNING && job.interrupted() ? "interrupted" : job.state().wire();
         return new AdminPage.JobRow(link(job.id()), JobKind.fromWire(job.kind()).map(AdminPages::title)
                 .orElse(job.kind()), state, job.trigger(), Times.relative(job.createdAt(), now),
-                Times.utc(job.createdAt()), detail, action, cancelAction(job));
+                Times.utc(job.createdAt()), detail, action, cancelAction(job), traceHref(job.traceId()));
+    }
+
+    /** The job's trace in the trace UI when {@code card-catalog.admin.trace-url} is set, else null. */
+    String traceHref(String traceId) {
+        if (traceId == null || !traceId.matches("[0-9a-f]{32}")) {
+            return null;
+        }
+        return config.traceUrl()
+                .filter(url -> url.startsWith("https://") || url.startsWith("http://"))
+                .filter(url -> url.contains("{trace_id}"))
+                .map(url -> url.replace("{trace_id}", traceId))
+                .orElse(null);
     }
 
     private static AdminPage.JobLink link(UUID id) {

@@ -8,7 +8,9 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * A header of a command record that this service does not own, carried over unchanged when the command is
- * republished (SERVICE.md §6.2). {@code value} is base64 in the ledger.
+ * republished (SERVICE.md §6.2). {@code value} is base64 in the ledger. The trace propagation headers
+ * ({@code traceparent}, {@code tracestate}, {@code baggage}) are not carried: the republished record gets them anew
+ * from the trace it is published in ({@link JobTracing}).
  */
 public record CarriedHeader(String name, String value) {
 
@@ -19,11 +21,16 @@ public record CarriedHeader(String name, String value) {
         return value == null ? null : Base64.getDecoder().decode(value);
     }
 
-    /** The headers of a record that are not owned, in order. */
+    /** Whether a header of this name is carried over: not owned, not a dead-letter header, not trace propagation. */
+    public static boolean carried(String name) {
+        return !OWNED.contains(name) && !name.startsWith("dead-letter-") && !JobTracing.PROPAGATION.contains(name);
+    }
+
+    /** The headers of a record that are carried over, in order. */
     public static List<CarriedHeader> from(Headers headers) {
         java.util.ArrayList<CarriedHeader> carried = new java.util.ArrayList<>();
         for (Header header : headers) {
-            if (!OWNED.contains(header.key()) && !header.key().startsWith("dead-letter-")) {
+            if (carried(header.key())) {
                 carried.add(new CarriedHeader(header.key(),
                         header.value() == null ? null : Base64.getEncoder().encodeToString(header.value())));
             }

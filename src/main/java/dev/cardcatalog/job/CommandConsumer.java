@@ -5,6 +5,8 @@ import dev.cardcatalog.platform.OutageConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -69,6 +71,14 @@ public class CommandConsumer {
     @Incoming("commands-in")
     @Blocking
     public CompletionStage<Void> consume(Message<byte[]> message) {
+        // the Kafka consumer span SmallRye made from the record's traceparent: the job's trace (SERVICE.md §9)
+        Context delivered = JobTracing.of(message);
+        try (Scope logged = JobTracing.logWith(delivered)) {
+            return handle(message, delivered);
+        }
+    }
+
+    private CompletionStage<Void> handle(Message<byte[]> message, Context delivered) {
         @SuppressWarnings("unchecked")
         IncomingKafkaRecordMetadata<String, byte[]> record = message
                 .getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
@@ -92,7 +102,8 @@ public class CommandConsumer {
                 : UUID.nameUUIDFromBytes(source.getBytes(StandardCharsets.UTF_8));
         JobLedger.Registration registration;
         try {
-            registration = register(jobId, command, retryCount, source, CarriedHeader.from(record.getHeaders()));
+            registration = register(jobId, command, retryCount, source, CarriedHeader.from(record.getHeaders()),
+                    JobTrace.of(delivered));
         } catch (InvalidCommandException e) {
             Log.warnf("command %s sent to the dead-letter topic: %s", source, e.getMessage());
             return message.nack(e);
@@ -112,7 +123,7 @@ public class CommandConsumer {
             // of a stale run (minutes). Should the offset not be committed, the record comes again and is a
             // duplicate of a running job.
             CompletionStage<Void> acknowledged = message.ack();
-            worker.submit(claimed.run());
+            worker.submit(claimed.run(), delivered);
             return acknowledged;
         }
         if (registration instanceof JobLedger.Registration.Skipped skipped) {
@@ -138,12 +149,13 @@ public class CommandConsumer {
      * for as long as it takes. Returns null when the instance began stopping meanwhile.
      */
     private JobLedger.Registration register(UUID jobId, Command command, int retryCount, String source,
-            java.util.List<CarriedHeader> headers) {
+            java.util.List<CarriedHeader> headers, JobTrace trace) {
         Duration wait = outage.firstBackOff();
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    JobLedger.Registration registration = ledger.register(jobId, command, retryCount, source, headers);
+                    JobLedger.Registration registration = ledger.register(jobId, command, retryCount, source, headers,
+                            trace);
                     if (attempt > 1) {
                         Log.infof("command %s registered at attempt %d, after %d s held: the database is back", source,
                                 attempt, (clock.millis() - heldSince.get()) / 1000);

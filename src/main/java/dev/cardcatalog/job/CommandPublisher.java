@@ -2,6 +2,7 @@ package dev.cardcatalog.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
@@ -19,7 +20,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 /**
  * Publishes commands, keyed by the job kind: to {@code card-catalog.commands} to run now, and to
  * {@code card-catalog.commands.delayed} to come back later (SERVICE.md §6.2). Every Uni completes when the broker
- * has the record ({@code acks=all}), so no caller reports work accepted that Kafka did not take.
+ * has the record ({@code acks=all}), so no caller reports work accepted that Kafka did not take. Every record is
+ * published in a trace (SERVICE.md §9): the current one, or the one given; SmallRye's producer instrumentation
+ * writes its {@code traceparent} (and {@code tracestate}).
  */
 @ApplicationScoped
 public class CommandPublisher {
@@ -46,11 +49,25 @@ public class CommandPublisher {
         if (retryCount > 0) {
             headers.add(CommandHeaders.RETRY_COUNT, CommandHeaders.ascii(Integer.toString(retryCount)));
         }
-        return send(commands, command.type(), value(command), headers);
+        return send(commands, command.type(), value(command), headers, Context.current());
     }
 
     /**
-     * Publishes {@code command} to the delayed topic, to come back no sooner than {@code notBefore}.
+     * Publishes the command of {@code job} to the commands topic again, at its retry count, with its carried
+     * headers, in the job's own trace: for work done outside a delivery (the sweep's re-sends, a run handed back by
+     * a stopping instance, an operator's run-now).
+     */
+    public Uni<Void> republish(JobLedger.JobRecord job) {
+        RecordHeaders headers = carry(job.carriedHeaders());
+        if (job.retryCount() > 0) {
+            headers.add(CommandHeaders.RETRY_COUNT, CommandHeaders.ascii(Integer.toString(job.retryCount())));
+        }
+        return send(commands, job.command().type(), value(job.command()), headers, job.trace().context());
+    }
+
+    /**
+     * Publishes {@code command} to the delayed topic, in the current trace (the failed run's), to come back no
+     * sooner than {@code notBefore}.
      *
      * @param retryCount the new retry count (1 for the first retry)
      * @param retryAfterAsked the wait the source asked for, when it gave one
@@ -63,22 +80,32 @@ public class CommandPublisher {
         headers.add(CommandHeaders.NOT_BEFORE, CommandHeaders.ascii(Long.toString(notBefore.toEpochMilli())));
         retryAfterAsked.ifPresent(asked -> headers.add(CommandHeaders.RETRY_AFTER_ASKED, CommandHeaders.ascii(Long.toString(asked.toSeconds()))));
         headers.add(CommandHeaders.RETRY_REASON, CommandHeaders.retryReason(reason));
-        return send(delayed, command.type(), value(command), headers);
+        return send(delayed, command.type(), value(command), headers, Context.current());
     }
 
-    /** Puts a delayed record back on the commands topic as it is: key, value and every header. */
-    public Uni<Void> forward(String key, byte[] value, Headers headers) {
+    /**
+     * Puts a delayed record back on the commands topic as it is: key, value and every header but the trace
+     * propagation ones, which the forward writes anew as a child of {@code trace} (the relay's consumer span of the
+     * delayed record, itself a child of the failed run).
+     */
+    public Uni<Void> forward(String key, byte[] value, Headers headers, Context trace) {
         RecordHeaders copy = new RecordHeaders();
-        headers.forEach(copy::add);
-        return send(commands, key, new String(value, StandardCharsets.UTF_8), copy);
+        headers.forEach(header -> {
+            if (!JobTracing.PROPAGATION.contains(header.key())) {
+                copy.add(header);
+            }
+        });
+        return send(commands, key, new String(value, StandardCharsets.UTF_8), copy, trace);
     }
 
-    private static Uni<Void> send(MutinyEmitter<String> emitter, String key, String value, RecordHeaders headers) {
+    private static Uni<Void> send(MutinyEmitter<String> emitter, String key, String value, RecordHeaders headers,
+            Context trace) {
         Message<String> message = Message.of(value).addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
                 .withKey(key)
                 .withHeaders(headers)
                 .build());
-        return emitter.sendMessage(message);
+        // the context is captured here, on the caller's thread: the producer may write the record on another
+        return emitter.sendMessage(JobTracing.within(message, trace));
     }
 
     private String value(Command command) {
@@ -93,7 +120,10 @@ public class CommandPublisher {
         RecordHeaders headers = new RecordHeaders();
         if (carried != null) {
             for (CarriedHeader header : carried) {
-                headers.add(header.name(), header.bytes());
+                // rows written before V15 may still hold a traceparent among their carried headers
+                if (CarriedHeader.carried(header.name())) {
+                    headers.add(header.name(), header.bytes());
+                }
             }
         }
         return headers;

@@ -101,7 +101,8 @@ public class DelayRelay {
             vertx.setTimer(early, id -> forward(message, record, where, notBefore, wait));
             return;
         }
-        publisher.forward(record.getKey(), message.getPayload(), record.getHeaders())
+        // a child of the relay's consumer span of the delayed record, which continues the failed run's trace
+        publisher.forward(record.getKey(), message.getPayload(), record.getHeaders(), JobTracing.of(message))
                 .subscribe().with(done -> {
                     long late = clock.millis() - notBefore;
                     lateness.record(late, TimeUnit.MILLISECONDS);

@@ -2,6 +2,7 @@ package dev.cardcatalog.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opentelemetry.context.Context;
 import io.quarkus.logging.Log;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
@@ -82,8 +83,9 @@ public class EventPublisher {
     private void send(Map<String, Object> event) {
         try {
             String value = json.writeValueAsString(event);
-            events.sendMessage(Message.of(value).addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
-                    .withKey((String) event.get("type")).build()))
+            // in the current trace (the run's): the producer instrumentation writes its traceparent
+            events.sendMessage(JobTracing.within(Message.of(value).addMetadata(OutgoingKafkaRecordMetadata
+                    .<String>builder().withKey((String) event.get("type")).build()), Context.current()))
                     .await().atMost(Duration.ofSeconds(30));
         } catch (JsonProcessingException | RuntimeException e) {
             Log.warnf("event %s could not be published: %s", event.get("type"), e.getMessage());

@@ -41,7 +41,7 @@ public class JobLedger {
             int rateLimitStreak, int transientRetries, Instant retryAt, String lastError, String message,
             String source, Instant createdAt, Instant updatedAt, Instant finishedAt,
             List<CarriedHeader> carriedHeaders, boolean acceptFewerArtworks, String consentedBy,
-            Instant cancelRequestedAt, String cancelledBy) {
+            Instant cancelRequestedAt, String cancelledBy, JobTrace trace) {
 
         /** The command that brings this job back. */
         public Command command() {
@@ -138,7 +138,8 @@ public class JobLedger {
     // ---- accepting work ----------------------------------------------------------------------------------------
 
     /**
-     * Creates a {@code queued} job for an operator's request.
+     * Creates a {@code queued} job for an operator's request, in the trace of the current span (the request's, or
+     * the run's that queues a follow-up).
      *
      * @throws JobInFlightException a job of the kind is queued, running or waiting
      */
@@ -153,9 +154,10 @@ public class JobLedger {
      */
     public JobRecord createQueued(JobKind kind, JobTrigger trigger, String source, Consent consent) {
         UUID id = UUID.randomUUID();
+        JobTrace trace = JobTrace.current();
         return inTransaction(connection -> {
             if (insertJob(connection, id, kind, trigger, JobState.QUEUED, null, source, 0, List.of(),
-                    consent) == 0) {
+                    consent, trace) == 0) {
                 UUID inFlight = inFlight(connection, kind).orElse(null);
                 throw new JobInFlightException(kind, inFlight);
             }
@@ -197,9 +199,10 @@ public class JobLedger {
      * @param jobId the command's job id (derived from topic, partition and offset when the command had none)
      * @param retryCount the command's {@code retry-count} header, 0 when absent
      * @param headers the record's headers this service does not own, kept to carry over on a retry
+     * @param trace the trace the delivery came in, kept on a job the command creates
      */
     public Registration register(UUID jobId, Command command, int retryCount, String source,
-            List<CarriedHeader> headers) {
+            List<CarriedHeader> headers, JobTrace trace) {
         JobKind kind = command.kind();
         Consent consent = command.acceptsFewerArtworks() ? new Consent(true, "Kafka command " + source)
                 : Consent.NONE;
@@ -211,12 +214,12 @@ public class JobLedger {
             }
             if (existing.isEmpty()) {
                 if (insertJob(connection, jobId, kind, command.jobTrigger(), JobState.QUEUED, null, source, 0,
-                        headers, consent) == 0) {
+                        headers, consent, trace) == 0) {
                     existing = lock(connection, jobId);
                     if (existing.isEmpty()) {
                         UUID inFlight = inFlight(connection, kind).orElse(null);
                         insertJob(connection, jobId, kind, command.jobTrigger(), JobState.SKIPPED,
-                                "already in flight: " + inFlight, source, 0, headers, consent);
+                                "already in flight: " + inFlight, source, 0, headers, consent, trace);
                         return new Registration.Skipped(jobId, inFlight);
                     }
                 } else {
@@ -737,7 +740,8 @@ public class JobLedger {
                 rows.getString("message"), rows.getString("source"), instant(rows, "created_at"),
                 instant(rows, "updated_at"), instant(rows, "finished_at"), headers,
                 rows.getBoolean("accept_fewer_artworks"), rows.getString("consented_by"),
-                instant(rows, "cancel_requested_at"), rows.getString("cancelled_by"));
+                instant(rows, "cancel_requested_at"), rows.getString("cancelled_by"),
+                new JobTrace(rows.getString("traceparent"), rows.getString("tracestate")));
     }
 
     static Instant instant(ResultSet rows, String column) throws SQLException {
@@ -746,14 +750,16 @@ public class JobLedger {
     }
 
     private int insertJob(Connection connection, UUID id, JobKind kind, JobTrigger trigger, JobState state,
-            String message, String source, int retryCount, List<CarriedHeader> headers, Consent consent)
+            String message, String source, int retryCount, List<CarriedHeader> headers, Consent consent,
+            JobTrace trace)
             throws SQLException {
         Instant now = clock.instant();
         boolean finished = state != JobState.QUEUED;
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO job (id, kind, trigger, state, message, source, command, created_at, updated_at,
-                                 finished_at, retry_count, carried_headers, accept_fewer_artworks, consented_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?)
+                                 finished_at, retry_count, carried_headers, accept_fewer_artworks, consented_by,
+                                 traceparent, tracestate)
+                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
                 ON CONFLICT DO NOTHING""")) {
             insert.setObject(1, id);
             insert.setString(2, kind.wire());
@@ -769,6 +775,8 @@ public class JobLedger {
             insert.setString(12, toJson(headers == null ? List.of() : headers));
             insert.setBoolean(13, consent.acceptFewerArtworks());
             insert.setString(14, consent.acceptFewerArtworks() ? consent.by() : null);
+            insert.setString(15, trace == null ? null : trace.traceparent());
+            insert.setString(16, trace == null ? null : trace.tracestate());
             return insert.executeUpdate();
         }
     }

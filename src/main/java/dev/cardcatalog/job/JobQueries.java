@@ -268,8 +268,8 @@ public class JobQueries {
         }
         return new JobView(job.id(), job.kind().wire(), job.trigger().wire(), job.state(), interrupted,
                 job.retryCount(), job.retryAt(), job.lastError(), job.message(), job.source(), job.createdAt(),
-                job.updatedAt(), job.finishedAt(), runs, job.cancelRequestedAt(), job.cancelledBy(),
-                job.acceptFewerArtworks(), job.consentedBy());
+                job.updatedAt(), job.finishedAt(), job.cancelRequestedAt(), job.cancelledBy(),
+                job.acceptFewerArtworks(), job.consentedBy(), job.trace().traceId(), runs);
     }
 
     private Map<String, Long> counts(String text) {

@@ -136,7 +136,7 @@ public class JobSubmission {
             throw conflict("not-waiting", "Job not waiting", "Job " + jobId + " is no longer waiting.", jobId);
         }
         try {
-            publisher.publish(job.command(), job.retryCount(), job.carriedHeaders())
+            publisher.republish(job)
                     .await().atMost(config.publishTimeout());
         } catch (RuntimeException e) {
             ledger.backToWaiting(before.get());

@@ -70,7 +70,7 @@ public class JobSweeper {
             Log.warnf("%s job %s has been queued since %s without a run; sending its command again",
                     job.kind().wire(), job.id(), job.updatedAt());
             try {
-                publisher.publish(job.command(), job.retryCount(), job.carriedHeaders())
+                publisher.republish(job)
                         .await().atMost(config.publishTimeout());
                 ledger.touchQueued(job.id());
             } catch (RuntimeException e) {
@@ -86,7 +86,7 @@ public class JobSweeper {
             Log.warnf("%s job %s was due to retry at %s and still waits; sending its command again",
                     job.kind().wire(), job.id(), job.retryAt());
             try {
-                publisher.publish(job.command(), job.retryCount(), job.carriedHeaders())
+                publisher.republish(job)
                         .await().atMost(config.publishTimeout());
                 ledger.postponeRetry(job.id(), now);
             } catch (RuntimeException e) {

@@ -11,12 +11,13 @@ import java.util.UUID;
  * {@code cancelRequestedAt} and {@code cancelledBy} say when and by whom an operator cancelled it (SERVICE.md §6.6;
  * a running job keeps running until its next checkpoint). {@code acceptFewerArtworks} and {@code consentedBy} say
  * whether an art build may publish an index with fewer artworks than the current one, and who consented
- * (SERVICE.md §5.8).
+ * (SERVICE.md §5.8). {@code traceId} is the W3C trace id (32 hex digits) of the trace the job belongs to
+ * (SERVICE.md §9), null when it has none.
  */
 public record JobView(UUID id, String kind, String trigger, JobState state, boolean interrupted, int retryCount,
         Instant retryAt, String lastError, String message, String source, Instant createdAt, Instant updatedAt,
-        Instant finishedAt, List<RunView> runs, Instant cancelRequestedAt, String cancelledBy,
-        boolean acceptFewerArtworks, String consentedBy) {
+        Instant finishedAt, Instant cancelRequestedAt, String cancelledBy, boolean acceptFewerArtworks,
+        String consentedBy, String traceId, List<RunView> runs) {
 
     /** One run: its stage, done/total for the stage (bytes or records), counts so far, heartbeat. */
     public record RunView(UUID id, int attempt, RunStatus status, String stage, Long done, Long total,

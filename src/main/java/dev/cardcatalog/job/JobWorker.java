@@ -6,6 +6,12 @@ import dev.cardcatalog.catalog.CatalogRefresh;
 import dev.cardcatalog.platform.InstanceId;
 import dev.cardcatalog.platform.RunCancelledException;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -43,6 +49,7 @@ public class JobWorker {
     private final ScheduledExecutorService heartbeats;
     private final InstanceId instance;
     private final ArtBuildFollowUp followUp;
+    private final JobTracing tracing;
 
     /** Set when the instance begins to stop: a run that ends in an exception from then on is handed back. */
     private volatile boolean stopping;
@@ -52,7 +59,8 @@ public class JobWorker {
 
     public JobWorker(JobLedger ledger, CatalogRefresh refresh, ArtBuild artBuild, ArtConfig artConfig,
             EventPublisher events, CommandPublisher publisher, RetryConfig retryConfig, JobConfig config, Clock clock,
-            MeterRegistry metrics, InstanceId instance, ArtBuildFollowUp followUp) {
+            MeterRegistry metrics, InstanceId instance, ArtBuildFollowUp followUp, JobTracing tracing) {
+        this.tracing = tracing;
         this.instance = instance;
         this.followUp = followUp;
         this.ledger = ledger;
@@ -86,10 +94,23 @@ public class JobWorker {
         }
     }
 
-    /** Starts {@code run} on a worker thread and returns at once; hands it back when the instance is stopping. */
+    /**
+     * Starts {@code run} on a worker thread and returns at once; hands it back when the instance is stopping. The
+     * run's span continues the job's own trace.
+     */
     public void submit(JobLedger.ClaimedRun run) {
+        submit(run, null);
+    }
+
+    /**
+     * Starts {@code run} on a worker thread and returns at once; hands it back when the instance is stopping.
+     *
+     * @param delivered the trace context of the record that delivered the command (the run's span is its child), or
+     *     null to continue the job's own trace
+     */
+    public void submit(JobLedger.ClaimedRun run, Context delivered) {
         try {
-            workers.execute(() -> execute(run));
+            workers.execute(() -> execute(run, delivered));
         } catch (RejectedExecutionException e) {
             release(run, new RunReporter(clock));
         }
@@ -100,7 +121,18 @@ public class JobWorker {
         return stopping;
     }
 
-    private void execute(JobLedger.ClaimedRun run) {
+    private void execute(JobLedger.ClaimedRun run, Context delivered) {
+        Span span = tracing.startRun(run, delivered);
+        Context context = Context.current().with(span);
+        try (Scope current = context.makeCurrent(); Scope logged = JobTracing.logWith(context)) {
+            execute(run, span);
+        } finally {
+            span.end();
+        }
+    }
+
+    /** Runs {@code run} with its span current: the Scryfall calls and every record published are its children. */
+    private void execute(JobLedger.ClaimedRun run, Span span) {
         RunReporter reporter = new RunReporter(clock);
         long interval = config.progressInterval().toMillis();
         ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> beat(run, reporter), interval, interval,
@@ -119,6 +151,7 @@ public class JobWorker {
                 case ART_BUILD -> runArtBuild(run, reporter);
             }
         } catch (RunCancelledException e) {
+            span.addEvent("run stopped", Attributes.of(AttributeKey.stringKey("reason"), e.getMessage()));
             if (reporter.cancelledByOperator()) {
                 cancelled(run, reporter);
             } else {
@@ -126,6 +159,8 @@ public class JobWorker {
                         e.getMessage());
             }
         } catch (Exception | Error e) {
+            span.recordException(e);
+            span.setStatus(StatusCode.ERROR, FailureReasons.describe(e));
             if (stopping) {
                 // the stop interrupted this thread; clear the flag, or the data source and Kafka refuse the writes
                 Thread.interrupted();
@@ -282,7 +317,7 @@ public class JobWorker {
             return;
         }
         try {
-            publisher.publish(job.command(), job.retryCount(), job.carriedHeaders())
+            publisher.republish(job)
                     .await().atMost(STOP_PUBLISH_TIMEOUT);
         } catch (RuntimeException e) {
             Log.infof("%s job %s: its command is sent again by the sweep (%s)", job.kind().wire(), job.id(),

@@ -4,6 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.util.TypeLiteral;
@@ -41,6 +48,12 @@ import java.util.function.Supplier;
  * No wait follows the last attempt. Attempts that run out on 429s end in {@link RateLimitedException} with the
  * last wait asked for (or none), on 5xx or network errors in {@link ScryfallUnavailableException}. Waits are timers,
  * never a blocked thread.
+ *
+ * <p>Each call is a client span ({@code scryfall api}, {@code scryfall file}, {@code scryfall image}; SERVICE.md §9)
+ * in the caller's trace, with the URL, the last status and the attempts made; every wait between attempts is a span
+ * event ({@code retry-after wait} with the seconds asked for, {@code back-off wait} with the fallback), as are a
+ * refusal by the quiet window ({@code quiet window refusal}) and a call ended because the wait asked for is over
+ * {@code MAX_BACK_OFF} ({@code wait over max back-off}).
  */
 @Singleton
 public class ScryfallCalls {
@@ -53,9 +66,11 @@ public class ScryfallCalls {
     private final Clock clock;
     private final MeterRegistry metrics;
     private final TypedGuard<Uni<Object>> guard;
+    private final Tracer tracer;
 
     public ScryfallCalls(ScryfallConfig config, RequestSpacing spacing, QuietWindow quietWindow, Clock clock,
-            MeterRegistry metrics) {
+            MeterRegistry metrics, Tracer tracer) {
+        this.tracer = tracer;
         this.config = config;
         this.spacing = spacing;
         this.quietWindow = quietWindow;
@@ -105,8 +120,53 @@ public class ScryfallCalls {
      *     {@link Wire#ready()}, writes the request and calls {@link Wire#sent()}; its Uni fails with
      *     {@link HttpStatusFailure} for a non-2xx answer, anything else for a network error
      */
-    @SuppressWarnings("unchecked")
     public <T> Uni<T> call(String url, Lane lane, Function<Wire, Uni<T>> send) {
+        // the caller's context (a run's span), taken now: the call may be subscribed to on another thread
+        Context parent = Context.current();
+        return Uni.createFrom().deferred(() -> {
+            URI uri = URI.create(url);
+            Span span = tracer.spanBuilder("scryfall " + lane.name().toLowerCase(java.util.Locale.ROOT))
+                    .setParent(parent)
+                    .setSpanKind(SpanKind.CLIENT)
+                    .setAttribute("http.request.method", "GET")
+                    .setAttribute("url.full", url)
+                    .setAttribute("server.address", uri.getHost() == null ? "" : uri.getHost())
+                    .startSpan();
+            CallTrace trace = new CallTrace(span);
+            return this.<T>traced(url, lane, send, trace).onTermination().invoke((item, failure, cancelled) -> {
+                span.setAttribute("scryfall.attempts", (long) trace.attempts);
+                if (trace.status > 0) {
+                    span.setAttribute("http.response.status_code", (long) trace.status);
+                }
+                if (failure != null) {
+                    span.recordException(failure);
+                    span.setStatus(StatusCode.ERROR, failure.getMessage() == null ? "" : failure.getMessage());
+                }
+                span.end();
+            });
+        });
+    }
+
+    /** What a call's span learns from its attempts. */
+    private static final class CallTrace {
+        final Span span;
+        volatile int attempts;
+        volatile int status;
+
+        CallTrace(Span span) {
+            this.span = span;
+        }
+
+        /** A wait before the next attempt, when one follows ({@code attempts} below the maximum). */
+        void waiting(String name, Duration wait, int status) {
+            span.addEvent(name, Attributes.of(AttributeKey.doubleKey("wait.seconds"), Waits.toSeconds(wait),
+                    AttributeKey.longKey("http.response.status_code"), (long) status,
+                    AttributeKey.longKey("scryfall.attempt"), (long) attempts));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> Uni<T> traced(String url, Lane lane, Function<Wire, Uni<T>> send, CallTrace trace) {
         URI uri = URI.create(url);
         String scope = scope(uri);
         String callId = UUID.randomUUID().toString();
@@ -130,25 +190,37 @@ public class ScryfallCalls {
                 }
             }
         };
-        Supplier<Uni<Object>> attempt = () -> quietWindow.admit(scope, callId, url)
-                .chain(() -> (Uni<Object>) (Uni<?>) send.apply(wire))
-                .onItem().invoke(item -> countRequest(uri, "2xx"))
-                .onFailure(f -> !(f instanceof RateLimitedException))
-                .recoverWithUni(failure -> classify(url, scope, callId, failure, lastAsked));
+        Supplier<Uni<Object>> attempt = () -> Uni.createFrom().deferred(() -> {
+            trace.attempts++;
+            return quietWindow.admit(scope, callId, url)
+                    .onFailure(RateLimitedException.class).invoke(refused -> trace.span.addEvent(
+                            "quiet window refusal", Attributes.of(AttributeKey.stringKey("reason"),
+                                    String.valueOf(refused.getMessage()))))
+                    .chain(() -> (Uni<Object>) (Uni<?>) send.apply(wire))
+                    .onItem().invoke(item -> countRequest(uri, "2xx"))
+                    .onFailure(f -> !(f instanceof RateLimitedException))
+                    .recoverWithUni(failure -> classify(url, scope, callId, failure, lastAsked, trace));
+        });
         return (Uni<T>) guard.get(attempt)
                 .onFailure(RetryableAnswer.class)
                 .transform(failure -> exhausted(url, (RetryableAnswer) failure, lastAsked[0]));
     }
 
-    private Uni<Object> classify(String url, String scope, String callId, Throwable failure, Duration[] lastAsked) {
+    private Uni<Object> classify(String url, String scope, String callId, Throwable failure, Duration[] lastAsked,
+            CallTrace trace) {
         URI uri = URI.create(url);
+        boolean another = trace.attempts < config.maxAttempts();
         if (!(failure instanceof HttpStatusFailure answer)) {
             Log.debugf(failure, "request to %s got no answer", url);
             countRequest(uri, "network");
+            if (another) {
+                trace.waiting("back-off wait", fallback(trace.attempts), 0);
+            }
             return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.NETWORK, 0, null, null,
                     "network error: " + describe(failure), failure));
         }
         int status = answer.status();
+        trace.status = status;
         countRequest(uri, String.valueOf(status));
         Optional<Duration> asked = RetryAfter.fromHeaders(answer.header("Retry-After"),
                 answer.firstHeader("Date"), clock);
@@ -160,7 +232,11 @@ public class ScryfallCalls {
                     ? " asking for " + wait.toSeconds() + " s" : " without a usable Retry-After");
             return quietWindow.openFor(scope, wait, callId, reason).chain(() -> {
                 if (wait.compareTo(config.maxBackOff()) > 0) {
+                    trace.waiting("wait over max back-off", wait, status);
                     return endEarly(url, asked.orElse(null), reason);
+                }
+                if (another) {
+                    trace.waiting("retry-after wait", wait, status);
                 }
                 return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.RATE_LIMITED, status,
                         wait, asked.orElse(null), reason, null));
@@ -168,6 +244,9 @@ public class ScryfallCalls {
         }
         if (status >= 500) {
             if (asked.isEmpty()) {
+                if (another) {
+                    trace.waiting("back-off wait", fallback(trace.attempts), status);
+                }
                 return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.SERVER_ERROR, status,
                         null, null, status + " from " + url, null));
             }
@@ -177,13 +256,22 @@ public class ScryfallCalls {
                     : quietWindow.openFor(scope, wait, callId, reason);
             return window.chain(() -> {
                 if (wait.compareTo(config.maxBackOff()) > 0) {
+                    trace.waiting("wait over max back-off", wait, status);
                     return endEarly(url, wait, reason);
+                }
+                if (another) {
+                    trace.waiting("retry-after wait", wait, status);
                 }
                 return Uni.createFrom().failure(new RetryableAnswer(RetryableAnswer.Kind.SERVER_ERROR, status,
                         wait, wait, reason, null));
             });
         }
         return Uni.createFrom().failure(permanent(url, answer));
+    }
+
+    /** The fallback wait after attempt {@code attempt} (as {@link RetryAfterBackoff} takes it). */
+    private Duration fallback(int attempt) {
+        return config.fallbackWaits().get(Math.min(attempt, config.fallbackWaits().size()) - 1);
     }
 
     private Uni<Object> endEarly(String url, Duration asked, String reason) {

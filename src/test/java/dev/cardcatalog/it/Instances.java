@@ -42,13 +42,20 @@ final class Instances implements AutoCloseable {
      * as environment variables, the way the Kubernetes Secret supplies them.
      */
     ServiceProcess start(String name, Map<String, String> overrides) {
+        return start(name, overrides, Map.of());
+    }
+
+    /** {@link #start(String, Map)} with environment variables of its own (Quarkus's {@code QUARKUS_*} keys). */
+    ServiceProcess start(String name, Map<String, String> overrides, Map<String, String> environment) {
         Map<String, String> config = ServiceProcess.infrastructure(EmbeddedPostgresServer.shared(),
                 EmbeddedKafkaBroker.shared(), ScryfallStandIn.shared());
         config.put("card-catalog.data-dir", root.resolve(name).toAbsolutePath().toString());
         // art builds only where a test asks for them
         config.put("card-catalog.art.enabled", "false");
         config.putAll(overrides);
-        ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx256m"), config, TestUsers.environment(),
+        Map<String, String> variables = new java.util.HashMap<>(TestUsers.environment());
+        variables.putAll(environment);
+        ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx256m"), config, variables,
                 root.resolve(name + ".log"), Duration.ofMinutes(2));
         started.add(service);
         return service;
