@@ -57,7 +57,7 @@ class TraceContextFlowTest {
         standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "2"));
 
         String jobId = Jobs.postRefresh("manual");
-        JsonPath done = Jobs.awaitState(jobId, Duration.ofSeconds(60), Jobs.FINISHED);
+        JsonPath done = Jobs.awaitCommandState(jobId, Duration.ofSeconds(60), Jobs.FINISHED);
 
         assertThat(done.getString("state")).isEqualTo("succeeded");
         assertThat(done.getList("runs")).hasSize(2);
@@ -99,7 +99,7 @@ class TraceContextFlowTest {
                     Map.of("traceparent", "00-" + foreignTrace + "-" + hex(8) + "-01", "tracestate", "vendor=abc",
                             "x-origin", "another-service"));
 
-            JsonPath done = Jobs.awaitState(jobId, Duration.ofSeconds(60), Jobs.FINISHED);
+            JsonPath done = Jobs.awaitCommandState(jobId, Duration.ofSeconds(60), Jobs.FINISHED);
 
             assertThat(done.getString("state")).isIn("succeeded", "skipped");
             assertThat(done.getString("trace_id")).as(trigger).isEqualTo(foreignTrace);

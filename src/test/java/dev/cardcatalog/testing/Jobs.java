@@ -30,6 +30,16 @@ public final class Jobs {
         return last[0];
     }
 
+    /**
+     * Waits (at most {@code atMost}) until a job that a Kafka command creates is known to the ledger, then until it
+     * is in one of {@code states}: the job answers 404 until the command has been consumed.
+     */
+    public static JsonPath awaitCommandState(String jobId, Duration atMost, Set<String> states) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(100))
+                .until(() -> TestUsers.asViewer().get("/api/jobs/" + jobId).statusCode() == 200);
+        return awaitState(jobId, atMost, states);
+    }
+
     public static JsonPath awaitFinished(String jobId) {
         return awaitState(jobId, Duration.ofSeconds(60), FINISHED);
     }
