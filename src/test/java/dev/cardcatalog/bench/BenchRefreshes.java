@@ -30,7 +30,7 @@ final class BenchRefreshes {
     }
 
     /**
-     * The service's JVM options in the benchmarks, as deploy/deployment.yaml runs it: the heap cap, e.g.
+     * The service's JVM options in the benchmarks, as deploy/base/deployment.yaml runs it: the heap cap, e.g.
      * {@code 256m}, and the serial collector, which the JVM picks on its own in that container (2 CPUs, 768 MiB:
      * not a "server-class machine") and the deployment names so that it does not depend on the limits.
      */

@@ -187,7 +187,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
-     * Creates the service's four topics, partitioned as deploy/topics.yaml creates them (3, 3, 1 and 3), unless they
+     * Creates the service's four topics, partitioned as deploy/base/topics.yaml creates them (3, 3, 1 and 3), unless they
      * exist; as a deployment does, before the service starts. Otherwise the broker creates a topic at its first use,
      * and the service's consumer group rebalances then, about a second into the first command.
      */
