@@ -30,14 +30,24 @@ public final class ArtMatcher {
     /** The largest distance, in bits, of a confident match (inclusive). */
     public static final int CONFIDENT_DISTANCE = 300;
 
+    /** The most query fingerprints one search takes. */
+    public static final int MAX_QUERIES = 255;
+
     /**
      * One nearby artwork.
      *
      * @param artworkId the artwork (Scryfall {@code illustration_id})
      * @param distance  smallest Hamming distance over the query fingerprints, 0–1,024 bits
      * @param confident whether {@code distance <= 300}
+     * @param query     which of the query fingerprints gave the distance: its index in the array passed to
+     *                  {@link #nearest}, the first one when several give the same distance
      */
-    public record Match(UUID artworkId, int distance, boolean confident) {
+    public record Match(UUID artworkId, int distance, boolean confident, int query) {
+
+        /** A match found by the first query fingerprint. */
+        public Match(UUID artworkId, int distance, boolean confident) {
+            this(artworkId, distance, confident, 0);
+        }
     }
 
     private final String digest;
@@ -102,11 +112,15 @@ public final class ArtMatcher {
      * @param queryFingerprints one or more 128-byte fingerprints of the capture (normally the six query offsets)
      * @param limit             the most matches returned (Collector sends 10); 0 gives an empty list
      * @return at most {@code min(limit, size())} matches ordered by (distance, index position)
-     * @throws IllegalArgumentException if there is no query fingerprint, one is not 128 bytes, or limit &lt; 0
+     * @throws IllegalArgumentException if there is no query fingerprint or more than {@value #MAX_QUERIES}, one is
+     *                                  not 128 bytes, or limit &lt; 0
      */
     public List<Match> nearest(byte[][] queryFingerprints, int limit) {
         if (queryFingerprints == null || queryFingerprints.length == 0) {
             throw new IllegalArgumentException("at least one query fingerprint is needed");
+        }
+        if (queryFingerprints.length > MAX_QUERIES) {
+            throw new IllegalArgumentException("at most " + MAX_QUERIES + " query fingerprints");
         }
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative");
@@ -126,7 +140,8 @@ public final class ArtMatcher {
             return List.of();
         }
 
-        // A max-heap of the k best so far, keyed (distance << 32 | position): the root is the worst kept.
+        // A max-heap of the k best so far, keyed (distance << 40 | position << 8 | query): the root is the worst
+        // kept. The query does not take part in the order: (distance, position) is unique.
         final long[] heap = new long[k];
         int held = 0;
         // An artwork enters only with distance < bound. A tie with the worst kept loses: it has a later position.
@@ -146,6 +161,7 @@ public final class ArtMatcher {
             final long a6 = f[base + 6];
             final long a7 = f[base + 7];
             int best = bound;
+            int bestQuery = 0;
             for (int qb = 0; qb < end; qb += words) {
                 int d = Long.bitCount(a0 ^ q[qb]) + Long.bitCount(a1 ^ q[qb + 1])
                         + Long.bitCount(a2 ^ q[qb + 2]) + Long.bitCount(a3 ^ q[qb + 3])
@@ -163,10 +179,11 @@ public final class ArtMatcher {
                         + Long.bitCount(f[base + 14] ^ q[qb + 14]) + Long.bitCount(f[base + 15] ^ q[qb + 15]);
                 if (d < best) {
                     best = d;
+                    bestQuery = qb;
                 }
             }
             if (best < bound) {
-                long key = ((long) best << 32) | a;
+                long key = ((long) best << 40) | ((long) a << 8) | (bestQuery / words);
                 if (held < k) {
                     heap[held] = key;
                     siftUp(heap, held++);
@@ -175,7 +192,7 @@ public final class ArtMatcher {
                     siftDown(heap, held);
                 }
                 if (held == k) {
-                    bound = (int) (heap[0] >>> 32);
+                    bound = (int) (heap[0] >>> 40);
                 }
             }
         }
@@ -184,10 +201,10 @@ public final class ArtMatcher {
         Arrays.sort(keys);
         List<Match> matches = new ArrayList<>(held);
         for (long key : keys) {
-            int distance = (int) (key >>> 32);
-            int position = (int) key;
+            int distance = (int) (key >>> 40);
+            int position = (int) (key >>> 8);
             matches.add(new Match(new UUID(idHigh[position], idLow[position]), distance,
-                    distance <= CONFIDENT_DISTANCE));
+                    distance <= CONFIDENT_DISTANCE, (int) (key & 0xFF)));
         }
         return List.copyOf(matches);
     }

@@ -155,20 +155,26 @@ class ArtMatcherTest {
         assertFalse(matcher.nearest(query, 1).isEmpty());
     }
 
-    private static List<ArtMatcher.Match> bruteForce(List<ArtIndexFile.Entry> sorted, byte[][] queries, int limit) {
-        record Scored(int position, int distance) {
+    static List<ArtMatcher.Match> bruteForce(List<ArtIndexFile.Entry> sorted, byte[][] queries, int limit) {
+        record Scored(int position, int distance, int query) {
         }
         List<Scored> scored = new ArrayList<>();
         for (int k = 0; k < sorted.size(); k++) {
             int best = Integer.MAX_VALUE;
-            for (byte[] q : queries) {
-                best = Math.min(best, ArtFingerprint.hamming(q, sorted.get(k).fingerprint()));
+            int bestQuery = -1;
+            for (int q = 0; q < queries.length; q++) {
+                int distance = ArtFingerprint.hamming(queries[q], sorted.get(k).fingerprint());
+                if (distance < best) {
+                    best = distance;
+                    bestQuery = q;
+                }
             }
-            scored.add(new Scored(k, best));
+            scored.add(new Scored(k, best, bestQuery));
         }
         scored.sort(Comparator.comparingInt(Scored::distance).thenComparingInt(Scored::position));
         return scored.stream().limit(limit)
-                .map(s -> new ArtMatcher.Match(sorted.get(s.position()).artworkId(), s.distance(), s.distance() <= 300))
+                .map(s -> new ArtMatcher.Match(sorted.get(s.position()).artworkId(), s.distance(), s.distance() <= 300,
+                        s.query()))
                 .toList();
     }
 
