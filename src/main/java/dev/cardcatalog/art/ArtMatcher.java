@@ -15,15 +15,17 @@ import java.util.UUID;
  * §8).
  *
  * <p>An artwork's distance to a query is the <em>smallest</em> Hamming distance between its zero-offset
- * fingerprint and any of the query fingerprints (normally the six of {@link ArtFingerprint#queries}). Results are
- * ordered by (distance, position in the index), the index being sorted by artwork id, exactly as Collector's
- * browser search orders them. A match is <em>confident</em> when its distance is at most
- * {@value #CONFIDENT_DISTANCE} bits (Collector's {@code ART_MARGIN}, inclusive).
+ * fingerprint and any of the query fingerprints (for an uploaded photo the 24 of {@link CaptureQueries}: six
+ * offsets of four turns; Collector's scanner sends the six of {@link ArtFingerprint#queries}). Each match says which
+ * query gave its distance. Results are ordered by (distance, position in the index), the index being sorted by
+ * artwork id, exactly as Collector's browser search orders them. A match is <em>confident</em> when its distance is
+ * at most {@value #CONFIDENT_DISTANCE} bits (Collector's {@code ART_MARGIN}, inclusive).
  *
- * <p>The scan is single-threaded over a flat {@code long[]} of fingerprints (16 words each). A query's partial
- * distance to an artwork is checked after 8 and 12 of the 16 words, and the query is dropped for that artwork once
- * it cannot beat the artwork's best so far or enter the result; this never changes the result. About 2 ms for
- * 50,000 artworks × 6 queries on the benchmark machine (docs/benchmarks.md). Thread-safe.
+ * <p>The scan is exhaustive and single-threaded over a flat {@code long[]} of fingerprints (16 words each): every
+ * artwork's distance to every query is computed in full. Pruned searches were measured and not kept: on these
+ * fingerprints the tenth-nearest artwork, which bounds the search, is still 310–400 bits away while unrelated art
+ * is 450–520 away, so neither partial sums nor bounds over bits the queries share rule out enough pairs to pay for
+ * themselves (docs/benchmarks.md, "Why the scan is not pruned"). Thread-safe.
  */
 public final class ArtMatcher {
 

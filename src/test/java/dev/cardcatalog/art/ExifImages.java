@@ -22,7 +22,7 @@ import javax.imageio.stream.MemoryCacheImageOutputStream;
  * for each value, the side of the displayed picture where the stored picture's row 0 lies and the side where its
  * column 0 lies.
  */
-final class ExifImages {
+public final class ExifImages {
 
     /** Per value 1–8: where stored row 0 is shown (T, B, L, R) and where stored column 0 is shown. */
     private static final String[] ROW_AND_COLUMN_SIDES = {null, "TL", "TR", "BR", "BL", "LT", "RT", "RB", "LB"};
@@ -31,13 +31,13 @@ final class ExifImages {
     }
 
     /** A TIFF structure with one IFD holding {@code Orientation = value} (as a SHORT), in {@code order}. */
-    static byte[] orientationTiff(int value, ByteOrder order) {
+    public static byte[] orientationTiff(int value, ByteOrder order) {
         return tiff(List.of(new TIFFEntry(TIFF.TAG_ORIENTATION, TIFF.TYPE_SHORT, (short) value),
                 new TIFFEntry(TIFF.TAG_SOFTWARE, TIFF.TYPE_ASCII, "card-catalog test")), order);
     }
 
     /** A TIFF structure with one IFD of {@code entries}, in {@code order}. */
-    static byte[] tiff(List<? extends Entry> entries, ByteOrder order) {
+    public static byte[] tiff(List<? extends Entry> entries, ByteOrder order) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (MemoryCacheImageOutputStream out = new MemoryCacheImageOutputStream(bytes)) {
             out.setByteOrder(order);
@@ -49,7 +49,7 @@ final class ExifImages {
     }
 
     /** {@code jpeg} with an Exif APP1 segment ({@code Exif\0\0} and {@code tiff}) after its APP0. */
-    static byte[] jpegWithExif(byte[] jpeg, byte[] tiff) {
+    public static byte[] jpegWithExif(byte[] jpeg, byte[] tiff) {
         ByteArrayOutputStream payload = new ByteArrayOutputStream();
         payload.writeBytes("Exif\0\0".getBytes(StandardCharsets.US_ASCII));
         payload.writeBytes(tiff);
@@ -58,7 +58,7 @@ final class ExifImages {
     }
 
     /** {@code png} with an eXIf chunk holding {@code tiff} right after its IHDR chunk. */
-    static byte[] pngWithExif(byte[] png, byte[] tiff) {
+    public static byte[] pngWithExif(byte[] png, byte[] tiff) {
         int ihdrEnd = 8 + 12 + 13;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(png, 0, ihdrEnd);
@@ -77,7 +77,7 @@ final class ExifImages {
     }
 
     /** How a picture that must be shown as {@code upright} is stored with orientation {@code value}. */
-    static BufferedImage stored(BufferedImage upright, int value) {
+    public static BufferedImage stored(BufferedImage upright, int value) {
         boolean swap = sides(value).charAt(0) == 'L' || sides(value).charAt(0) == 'R';
         int w = swap ? upright.getHeight() : upright.getWidth();
         int h = swap ? upright.getWidth() : upright.getHeight();
@@ -92,7 +92,7 @@ final class ExifImages {
     }
 
     /** How a picture stored as {@code stored} with orientation {@code value} is shown. */
-    static BufferedImage displayed(BufferedImage stored, int value) {
+    public static BufferedImage displayed(BufferedImage stored, int value) {
         int w = stored.getWidth();
         int h = stored.getHeight();
         boolean swap = sides(value).charAt(0) == 'L' || sides(value).charAt(0) == 'R';
@@ -107,7 +107,7 @@ final class ExifImages {
     }
 
     /** {@code picture} turned {@code degrees} clockwise (90, 180 or 270). */
-    static BufferedImage turnedClockwise(BufferedImage picture, int degrees) {
+    public static BufferedImage turnedClockwise(BufferedImage picture, int degrees) {
         // Shown with orientation 6 a stored picture is turned 90° clockwise, with 3 180°, with 8 270°.
         return displayed(picture, switch (degrees) {
             case 90 -> 6;
