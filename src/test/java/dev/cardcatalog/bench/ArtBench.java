@@ -96,8 +96,8 @@ public final class ArtBench {
         if (chosen.contains("latency") || chosen.contains("accuracy")) {
             List<ArtIndexFile.Entry> entries = buildIndex(artworks, captures);
             ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
-            List<byte[]> captureJpegs = captures(captures, CaptureSimulator.Severity.REALISTIC);
             if (chosen.contains("latency")) {
+                List<byte[]> captureJpegs = captures(captures, CaptureSimulator.Severity.REALISTIC);
                 for (String size : sizes.split(",")) {
                     int n = Integer.parseInt(size.trim());
                     latency(n == entries.size() ? matcher : ArtMatcher.of(ArtSettings.FROZEN.digest(),
@@ -351,7 +351,8 @@ public final class ArtBench {
         TURNED_90("turned, no tag: found at 90", 90),
         TURNED_180("turned, no tag: found at 180", 180),
         TURNED_270("turned, no tag: found at 270", 270),
-        EXIF("stored turned or mirrored, EXIF orientation 2-8 says so", 0);
+        EXIF("stored turned or mirrored, EXIF orientation 2-8 says so", 0),
+        ABSENT("of artworks NOT in the index (any confident match is wrong), turned 0/90/180/270 in turn", -1);
 
         final String label;
         final int rotation;
@@ -361,19 +362,29 @@ public final class ArtBench {
             this.rotation = rotation;
         }
 
-        /** The JPEG as the phone stores capture {@code seed}. */
-        byte[] photo(int seed, CaptureSimulator.Severity severity) {
+        /** The artwork capture {@code seed} photographs: beyond the index's for {@link #ABSENT}. */
+        int art(int seed, int artworks) {
+            return this == ABSENT ? artworks + seed : seed;
+        }
+
+        /** The JPEG as the phone stores capture {@code seed} of artwork {@code art}. */
+        byte[] photo(int seed, int art, CaptureSimulator.Severity severity) {
+            if (this == ABSENT) {
+                int turn = 90 * (seed % 4);
+                return CaptureSimulator.captureJpeg(art, 7_000 + seed, severity, turn == 0 ? UnaryOperator.identity()
+                        : image -> ExifImages.turnedClockwise(image, turn));
+            }
             if (this == EXIF) {
                 int value = 2 + seed % 7;
                 UnaryOperator<java.awt.image.BufferedImage> stored = image -> ExifImages.stored(image, value);
-                return ExifImages.jpegWithExif(CaptureSimulator.captureJpeg(seed, 7_000 + seed, severity, stored),
+                return ExifImages.jpegWithExif(CaptureSimulator.captureJpeg(art, 7_000 + seed, severity, stored),
                         ExifImages.orientationTiff(value, seed % 2 == 0 ? ByteOrder.BIG_ENDIAN
                                 : ByteOrder.LITTLE_ENDIAN));
             }
             // lying turned counter-clockwise by `rotation`, so turning it that much clockwise puts it upright
             UnaryOperator<java.awt.image.BufferedImage> lying = rotation == 0 ? UnaryOperator.identity()
                     : image -> ExifImages.turnedClockwise(image, 360 - rotation);
-            return CaptureSimulator.captureJpeg(seed, 7_000 + seed, severity, lying);
+            return CaptureSimulator.captureJpeg(art, 7_000 + seed, severity, lying);
         }
     }
 
@@ -391,10 +402,11 @@ public final class ArtBench {
     private static List<Outcome> accuracy(ArtMatcher matcher, int captures, CaptureSimulator.Severity severity,
             Storing storing) {
         List<Outcome> outcomes = IntStream.range(0, captures).parallel().mapToObj(seed -> {
-            byte[] photo = storing.photo(seed, severity);
+            int art = storing.art(seed, matcher.size());
+            byte[] photo = storing.photo(seed, art, severity);
             RgbImage upright = ImageOrientation.upright(decode(photo), ImageOrientation.of(photo));
             List<ArtMatcher.Match> matches = matcher.nearest(CaptureQueries.of(upright), 10);
-            UUID own = artworkId(seed);
+            UUID own = artworkId(art);
             ArtMatcher.Match best = matches.get(0);
             int ownDistance = matches.stream().filter(m -> m.artworkId().equals(own))
                     .mapToInt(ArtMatcher.Match::distance).findFirst().orElse(-1);
