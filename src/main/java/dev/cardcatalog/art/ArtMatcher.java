@@ -111,7 +111,8 @@ public final class ArtMatcher {
     /**
      * The {@code limit} artworks nearest to the query, nearest first.
      *
-     * @param queryFingerprints one or more 128-byte fingerprints of the capture (normally the six query offsets)
+     * @param queryFingerprints one or more 128-byte fingerprints of the capture (for an upload the 24 of
+     *                          {@link CaptureQueries#of}; Collector's scanner sends six)
      * @param limit             the most matches returned (Collector sends 10); 0 gives an empty list
      * @return at most {@code min(limit, size())} matches ordered by (distance, index position)
      * @throws IllegalArgumentException if there is no query fingerprint or more than {@value #MAX_QUERIES}, one is

@@ -106,13 +106,14 @@ public final class ArtBench {
             }
             loadAverage("after the timed parts");
             if (chosen.contains("accuracy")) {
+                // The targets' runs first; the margin table so far after each run, so a cut-short run still tells.
                 List<Outcome> all = new ArrayList<>();
-                for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
-                    for (Storing storing : Storing.values()) {
+                for (Storing storing : Storing.values()) {
+                    for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
                         all.addAll(accuracy(matcher, captures, severity, storing));
+                        margins(all);
                     }
                 }
-                margins(all);
             }
         }
     }
@@ -348,11 +349,11 @@ public final class ArtBench {
     /** How a capture is stored: the turn the match must find, and the EXIF orientation written with it, if any. */
     private enum Storing {
         UPRIGHT("upright, no tag", 0),
-        TURNED_90("turned, no tag: found at 90", 90),
-        TURNED_180("turned, no tag: found at 180", 180),
-        TURNED_270("turned, no tag: found at 270", 270),
         EXIF("stored turned or mirrored, EXIF orientation 2-8 says so", 0),
-        ABSENT("of artworks NOT in the index (any confident match is wrong), turned 0/90/180/270 in turn", -1);
+        ABSENT("of artworks NOT in the index (any confident match is wrong), turned 0/90/180/270 in turn", -1),
+        TURNED_90("turned, no tag: found at 90", 90),
+        TURNED_270("turned, no tag: found at 270", 270),
+        TURNED_180("turned, no tag: found at 180", 180);
 
         final String label;
         final int rotation;
@@ -436,8 +437,7 @@ public final class ArtBench {
 
     /** Confident-right and confident-wrong over all captures for margins around 300 bits. */
     private static void margins(List<Outcome> outcomes) {
-        System.out.printf(Locale.ROOT, "%n## Margin, over all %d captures above (both severities, every storing)%n",
-                outcomes.size());
+        System.out.printf(Locale.ROOT, "%n## Margin, over the %d captures so far%n", outcomes.size());
         System.out.println("margin  confident-right  confident-wrong  (a first match at <= margin bits is confident)");
         for (int margin = 240; margin <= 360; margin += 10) {
             final int m = margin;
