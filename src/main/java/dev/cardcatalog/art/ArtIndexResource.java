@@ -120,8 +120,14 @@ public class ArtIndexResource {
         return false;
     }
 
-    /** One artwork near the photo, with its active printings. */
-    public record MatchView(UUID illustrationId, int distance, boolean confident, List<Printing> printings) {
+    /**
+     * One artwork near the photo, with its active printings.
+     *
+     * @param rotation how far the photo, as displayed (its EXIF orientation applied), was turned clockwise to match
+     *                 this artwork: 0, 90, 180 or 270 degrees (0 on a tie)
+     */
+    public record MatchView(UUID illustrationId, int distance, boolean confident, int rotation,
+            List<Printing> printings) {
     }
 
     /**
@@ -152,7 +158,8 @@ public class ArtIndexResource {
 
     /**
      * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
-     * 10 nearest artworks by the smallest Hamming distance over the six query fingerprints (SERVICE.md §5.5),
+     * 10 nearest artworks by the smallest Hamming distance over the 24 query fingerprints (SERVICE.md §5.5, §5.9:
+     * the six offsets of the photo turned upright by its EXIF orientation, and of it turned 90°, 180° and 270°),
      * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build; 503 with
      * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload has been
      * received whole before this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout,
@@ -183,18 +190,18 @@ public class ArtIndexResource {
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
         RgbImage image;
         try {
-            image = decoder.decode(body);
+            image = ImageOrientation.upright(decoder.decode(body), ImageOrientation.of(body));
         } catch (ImageDecodeException e) {
             throw new ProblemException(Problem.of("invalid-image", "Not an image", 400,
                     "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
         }
         String index = loaded.index().fileName();
-        List<ArtMatcher.Match> nearest = loaded.matcher().nearest(ArtFingerprint.queries(image), MATCHES);
+        List<ArtMatcher.Match> nearest = loaded.matcher().nearest(CaptureQueries.of(image), MATCHES);
         Map<UUID, List<Printing>> printings = printings(nearest.stream().map(ArtMatcher.Match::artworkId).toList());
         List<MatchView> matches = new ArrayList<>();
         for (ArtMatcher.Match match : nearest) {
             matches.add(new MatchView(match.artworkId(), match.distance(), match.confident(),
-                    printings.getOrDefault(match.artworkId(), List.of())));
+                    CaptureQueries.turnOf(match.query()), printings.getOrDefault(match.artworkId(), List.of())));
         }
         return new MatchesView(index, matches);
     }

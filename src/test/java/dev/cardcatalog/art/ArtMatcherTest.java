@@ -103,6 +103,93 @@ class ArtMatcherTest {
     }
 
     @Test
+    void agreesWithTheExhaustiveScanOnTenThousandRandomCaptures() {
+        // Captures as the match endpoint makes them: 24 query fingerprints, 4 turns x 6 offsets. In most, one turn's
+        // six are an indexed artwork with 0-350 bits flipped (a photo of it) and the others are unrelated; in a
+        // fifth, all 24 are unrelated (no card in the index). The index has clusters, so distances often tie.
+        Random random = new Random(15);
+        List<ArtIndexFile.Entry> entries = new ArrayList<>();
+        byte[][] centres = new byte[20][128];
+        for (byte[] centre : centres) {
+            random.nextBytes(centre);
+        }
+        for (int k = 0; k < 2_000; k++) {
+            byte[] fp = k % 2 == 0 ? centres[random.nextInt(centres.length)].clone() : new byte[128];
+            if (k % 2 == 0) {
+                flip(fp, random.nextInt(500), random);
+            } else {
+                random.nextBytes(fp);
+            }
+            entries.add(new ArtIndexFile.Entry(new UUID(random.nextLong(), random.nextLong()), fp));
+        }
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, entries);
+        List<ArtIndexFile.Entry> sorted = new ArrayList<>(entries);
+        sorted.sort(Comparator.comparing(ArtIndexFile.Entry::artworkId, ArtIndexFile.ID_ORDER));
+        long[][] index = sorted.stream().map(e -> ArtFingerprint.toLongs(e.fingerprint())).toArray(long[][]::new);
+
+        for (int capture = 0; capture < 10_000; capture++) {
+            byte[][] queries = new byte[24][];
+            int turn = random.nextInt(5); // 4: no photo of an indexed artwork
+            byte[] photographed = sorted.get(random.nextInt(sorted.size())).fingerprint();
+            for (int k = 0; k < queries.length; k++) {
+                if (k / 6 == turn) {
+                    queries[k] = photographed.clone();
+                    flip(queries[k], random.nextInt(350), random);
+                } else {
+                    queries[k] = new byte[128];
+                    random.nextBytes(queries[k]);
+                }
+            }
+            int limit = capture % 10 == 0 ? 1 + random.nextInt(40) : 10;
+            assertEquals(exhaustive(index, sorted, queries, limit), matcher.nearest(queries, limit),
+                    "capture " + capture);
+        }
+    }
+
+    /**
+     * Every artwork's distance to every query, the smallest kept (the first query on a tie), all sorted by
+     * (distance, position): the definition of the search, without any shortcut.
+     */
+    private static List<ArtMatcher.Match> exhaustive(long[][] index, List<ArtIndexFile.Entry> sorted,
+            byte[][] queries, int limit) {
+        long[][] q = new long[queries.length][];
+        for (int k = 0; k < queries.length; k++) {
+            q[k] = ArtFingerprint.toLongs(queries[k]);
+        }
+        long[] keys = new long[index.length];
+        for (int a = 0; a < index.length; a++) {
+            int best = Integer.MAX_VALUE;
+            int bestQuery = -1;
+            for (int k = 0; k < q.length; k++) {
+                int distance = 0;
+                for (int w = 0; w < 16; w++) {
+                    distance += Long.bitCount(index[a][w] ^ q[k][w]);
+                }
+                if (distance < best) {
+                    best = distance;
+                    bestQuery = k;
+                }
+            }
+            keys[a] = (long) best << 40 | (long) a << 8 | bestQuery;
+        }
+        java.util.Arrays.sort(keys);
+        List<ArtMatcher.Match> matches = new ArrayList<>();
+        for (int r = 0; r < Math.min(limit, keys.length); r++) {
+            int distance = (int) (keys[r] >>> 40);
+            matches.add(new ArtMatcher.Match(sorted.get((int) (keys[r] >>> 8)).artworkId(), distance,
+                    distance <= 300, (int) (keys[r] & 0xFF)));
+        }
+        return matches;
+    }
+
+    private static void flip(byte[] fingerprint, int bits, Random random) {
+        for (int k = 0; k < bits; k++) {
+            int bit = random.nextInt(1024);
+            fingerprint[bit >> 3] ^= (byte) (0x80 >>> (bit & 7));
+        }
+    }
+
+    @Test
     void reproducesTheSearchOfCollectorsScanner() {
         // vectors.json: art.js parseIndex + search over the six pictures' zero-offset fingerprints.
         JsonNode json = FingerprintVectors.json();
@@ -155,20 +242,26 @@ class ArtMatcherTest {
         assertFalse(matcher.nearest(query, 1).isEmpty());
     }
 
-    private static List<ArtMatcher.Match> bruteForce(List<ArtIndexFile.Entry> sorted, byte[][] queries, int limit) {
-        record Scored(int position, int distance) {
+    static List<ArtMatcher.Match> bruteForce(List<ArtIndexFile.Entry> sorted, byte[][] queries, int limit) {
+        record Scored(int position, int distance, int query) {
         }
         List<Scored> scored = new ArrayList<>();
         for (int k = 0; k < sorted.size(); k++) {
             int best = Integer.MAX_VALUE;
-            for (byte[] q : queries) {
-                best = Math.min(best, ArtFingerprint.hamming(q, sorted.get(k).fingerprint()));
+            int bestQuery = -1;
+            for (int q = 0; q < queries.length; q++) {
+                int distance = ArtFingerprint.hamming(queries[q], sorted.get(k).fingerprint());
+                if (distance < best) {
+                    best = distance;
+                    bestQuery = q;
+                }
             }
-            scored.add(new Scored(k, best));
+            scored.add(new Scored(k, best, bestQuery));
         }
         scored.sort(Comparator.comparingInt(Scored::distance).thenComparingInt(Scored::position));
         return scored.stream().limit(limit)
-                .map(s -> new ArtMatcher.Match(sorted.get(s.position()).artworkId(), s.distance(), s.distance() <= 300))
+                .map(s -> new ArtMatcher.Match(sorted.get(s.position()).artworkId(), s.distance(), s.distance() <= 300,
+                        s.query()))
                 .toList();
     }
 

@@ -1,6 +1,9 @@
 package dev.cardcatalog.bench;
 
 import dev.cardcatalog.art.ArtFingerprint;
+import dev.cardcatalog.art.CaptureQueries;
+import dev.cardcatalog.art.ExifImages;
+import dev.cardcatalog.art.ImageOrientation;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
@@ -12,6 +15,7 @@ import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.TestImageFiles;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +28,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
 /**
@@ -33,15 +38,20 @@ import java.util.stream.IntStream;
  * <ol>
  *   <li>Throughput: decode + zero-offset fingerprint of distinct 146×204 baseline JPEGs, on 1 and 2 threads, in
  *       timed rounds after a warm-up (the art build's per-image work).</li>
- *   <li>Match latency over an index of 50,000 artworks: {@link ArtMatcher#nearest} with the six query
- *       fingerprints of simulated captures, limit 10, one call at a time; and the whole server-side work of a
- *       match request excluding the upload (decode the capture JPEG, six fingerprints, nearest).</li>
- *   <li>Accuracy: top-1 over 1,000 simulated captures of artworks in that index.</li>
+ *   <li>Match latency over indexes of 50,000 and 200,000 artworks: {@link ArtMatcher#nearest} with the 24 query
+ *       fingerprints of simulated captures (four turns × six offsets, {@link CaptureQueries}), limit 10, one call at
+ *       a time (and with the six of turn 0 alone, for comparison); and the whole server-side work of a match request
+ *       excluding the upload (decode the capture JPEG, its EXIF orientation, 24 fingerprints, nearest).</li>
+ *   <li>Accuracy: top-1, confident and <em>confident-wrong</em> (the first match confident but not the capture's
+ *       own artwork) over 1,000 simulated captures of artworks in the 50,000 index, each stored upright, turned
+ *       90°, 180° and 270° without a tag, and turned or mirrored with the EXIF orientation that says so; and, per
+ *       candidate margin, how many captures would be confident-right and confident-wrong.</li>
  * </ol>
  *
  * <p>Arguments (all optional): {@code --artworks N} (default 50000), {@code --captures N} (default 1000),
- * {@code --rounds N} (default 5), {@code --seconds S} per round (default 3), {@code --parts} a comma-separated
- * choice of {@code throughput,latency,accuracy} (default all three).
+ * {@code --rounds N} (default 5), {@code --seconds S} per round (default 3), {@code --sizes} the index sizes
+ * timed (default {@code 50000,200000}), {@code --calls N} timed calls of each kind (default 5000), {@code --parts}
+ * a comma-separated choice of {@code throughput,latency,accuracy} (default all three).
  */
 public final class ArtBench {
 
@@ -57,6 +67,8 @@ public final class ArtBench {
         int rounds = 5;
         double seconds = 3;
         String parts = "throughput,latency,accuracy";
+        String sizes = "50000,200000";
+        int calls = 5_000;
         for (int k = 0; k + 1 < args.length; k += 2) {
             switch (args[k]) {
                 case "--artworks" -> artworks = Integer.parseInt(args[k + 1]);
@@ -64,6 +76,8 @@ public final class ArtBench {
                 case "--rounds" -> rounds = Integer.parseInt(args[k + 1]);
                 case "--seconds" -> seconds = Double.parseDouble(args[k + 1]);
                 case "--parts" -> parts = args[k + 1];
+                case "--sizes" -> sizes = args[k + 1];
+                case "--calls" -> calls = Integer.parseInt(args[k + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[k]);
             }
         }
@@ -80,15 +94,26 @@ public final class ArtBench {
             throughput(rounds, seconds);
         }
         if (chosen.contains("latency") || chosen.contains("accuracy")) {
-            ArtMatcher matcher = buildIndex(artworks, captures);
-            List<byte[]> captureJpegs = captures(captures, CaptureSimulator.Severity.REALISTIC);
+            List<ArtIndexFile.Entry> entries = buildIndex(artworks, captures);
+            ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
             if (chosen.contains("latency")) {
-                latency(matcher, captureJpegs);
+                List<byte[]> captureJpegs = captures(captures, CaptureSimulator.Severity.REALISTIC);
+                for (String size : sizes.split(",")) {
+                    int n = Integer.parseInt(size.trim());
+                    latency(n == entries.size() ? matcher : ArtMatcher.of(ArtSettings.FROZEN.digest(),
+                            scaled(entries, n)), captureJpegs, calls);
+                }
             }
             loadAverage("after the timed parts");
             if (chosen.contains("accuracy")) {
-                accuracy(matcher, captureJpegs, "realistic");
-                accuracy(matcher, captures(captures, CaptureSimulator.Severity.HARSH), "harsh (for information)");
+                // The targets' runs first; the margin table so far after each run, so a cut-short run still tells.
+                List<Outcome> all = new ArrayList<>();
+                for (Storing storing : Storing.values()) {
+                    for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
+                        all.addAll(accuracy(matcher, captures, severity, storing));
+                        margins(all);
+                    }
+                }
             }
         }
     }
@@ -188,7 +213,7 @@ public final class ArtBench {
      * The index is kept as an index file under {@code target/art-bench/} and reused by later runs after checking
      * three of its fingerprints against fresh ones (bump {@link #GENERATOR_VERSION} when the generator changes).
      */
-    private static ArtMatcher buildIndex(int artworks, int captures) throws Exception {
+    private static List<ArtIndexFile.Entry> buildIndex(int artworks, int captures) throws Exception {
         String digest = ArtSettings.FROZEN.digest();
         // one directory per generated index: the file's name carries its content digest, not known beforehand
         Path dir = Path.of("target", "art-bench", GENERATOR_VERSION + "-c" + captures + "-" + artworks);
@@ -202,7 +227,7 @@ public final class ArtBench {
             if (fresh) {
                 System.out.printf(Locale.ROOT, "%n(index of %d generated artworks loaded from %s)%n",
                         contents.entries().size(), cached);
-                return ArtMatcher.of(digest, contents.entries());
+                return contents.entries();
             }
             Files.delete(cached);
         }
@@ -213,7 +238,33 @@ public final class ArtBench {
         cached = ArtIndexFile.write(dir, GENERATOR_VERSION + "-c" + captures, digest, entries).file();
         System.out.printf(Locale.ROOT, "%n(index of %d generated artworks built in %.0f s, kept in %s)%n",
                 entries.size(), (System.nanoTime() - t0) / 1e9, cached);
-        return ArtMatcher.of(digest, entries);
+        return entries;
+    }
+
+    /**
+     * An index of {@code n} artworks for timing: the generated ones, and as many copies of them as needed, each
+     * copy's fingerprints XOR-ed with its own random mask (so a copy is as far from the originals as unrelated art,
+     * while keeping their distances to each other). The scan's time does not depend on the bits, only on the count.
+     */
+    private static List<ArtIndexFile.Entry> scaled(List<ArtIndexFile.Entry> entries, int n) {
+        List<ArtIndexFile.Entry> scaled = new ArrayList<>(n);
+        Random random = new Random(200_000);
+        for (int copy = 0; scaled.size() < n; copy++) {
+            byte[] mask = new byte[ArtFingerprint.BYTES];
+            if (copy > 0) {
+                random.nextBytes(mask);
+            }
+            for (int k = 0; k < entries.size() && scaled.size() < n; k++) {
+                byte[] fp = entries.get(k).fingerprint().clone();
+                for (int b = 0; b < fp.length; b++) {
+                    fp[b] ^= mask[b];
+                }
+                UUID id = copy == 0 ? entries.get(k).artworkId() : UUID.nameUUIDFromBytes(
+                        (entries.get(k).artworkId() + "-copy-" + copy).getBytes(StandardCharsets.UTF_8));
+                scaled.add(new ArtIndexFile.Entry(id, fp));
+            }
+        }
+        return scaled;
     }
 
     private static byte[] indexFingerprint(int seed, int captures) {
@@ -228,34 +279,42 @@ public final class ArtBench {
                 .mapToObj(seed -> CaptureSimulator.captureJpeg(seed, 7_000 + seed, severity)).toList();
     }
 
-    private static void latency(ArtMatcher matcher, List<byte[]> captureJpegs) {
-        List<byte[][]> queries = captureJpegs.parallelStream().map(j -> ArtFingerprint.queries(decode(j))).toList();
+    private static void latency(ArtMatcher matcher, List<byte[]> captureJpegs, int calls) {
+        List<byte[][]> queries = captureJpegs.parallelStream().map(j -> CaptureQueries.of(decode(j))).toList();
+        List<byte[][]> sixes = queries.stream().map(q -> Arrays.copyOf(q, 6)).toList();
         Random random = new Random(1);
         List<byte[][]> randomQueries = new ArrayList<>();
         for (int k = 0; k < 200; k++) {
-            byte[][] q = new byte[6][128];
+            byte[][] q = new byte[CaptureQueries.COUNT][128];
             for (byte[] fp : q) {
                 random.nextBytes(fp);
             }
             randomQueries.add(q);
         }
-        int calls = Math.max(5_000, queries.size() * 5);
-        for (int k = 0; k < 3_000; k++) { // warm-up
+        for (int k = 0; k < Math.min(1_500, calls); k++) { // warm-up
             matcher.nearest(queries.get(k % queries.size()), 10);
             matcher.nearest(randomQueries.get(k % randomQueries.size()), 10);
+            matcher.nearest(sixes.get(k % sixes.size()), 10);
         }
         System.out.printf(Locale.ROOT, "%n## Match latency, index of %d artworks, limit 10, one call at a time%n",
                 matcher.size());
-        report("nearest, six fingerprints of a capture", time(calls, k -> matcher.nearest(
+        report("nearest, 24 fingerprints of a capture (4 turns x 6 offsets)", time(calls, k -> matcher.nearest(
                 queries.get(k % queries.size()), 10)));
-        report("nearest, six random fingerprints (no close artwork)", time(calls, k -> matcher.nearest(
+        report("nearest, 24 random fingerprints (no close artwork)", time(calls, k -> matcher.nearest(
                 randomQueries.get(k % randomQueries.size()), 10)));
+        report("nearest, the 6 fingerprints of turn 0 alone (as before issue 15)", time(calls, k -> matcher.nearest(
+                sixes.get(k % sixes.size()), 10)));
         for (int k = 0; k < 300; k++) {
-            matcher.nearest(ArtFingerprint.queries(decode(captureJpegs.get(k % captureJpegs.size()))), 10);
+            serverSide(matcher, captureJpegs.get(k % captureJpegs.size()));
         }
-        report("decode capture JPEG + six fingerprints + nearest (captures 300-600 px wide)",
-                time(Math.min(calls, 2_000), k -> matcher.nearest(
-                        ArtFingerprint.queries(decode(captureJpegs.get(k % captureJpegs.size()))), 10)));
+        report("decode capture JPEG + EXIF orientation + 24 fingerprints + nearest (captures 300-600 px wide)",
+                time(Math.min(calls, 2_000), k -> serverSide(matcher, captureJpegs.get(k % captureJpegs.size()))));
+    }
+
+    /** What the match endpoint does with an upload, after reading it. */
+    private static List<ArtMatcher.Match> serverSide(ArtMatcher matcher, byte[] photo) {
+        return matcher.nearest(CaptureQueries.of(ImageOrientation.upright(decode(photo), ImageOrientation.of(photo))),
+                10);
     }
 
     /** Wall-clock and thread CPU nanoseconds of each call, each array sorted. */
@@ -287,33 +346,114 @@ public final class ArtBench {
 
     // 3. Accuracy.
 
-    private static void accuracy(ArtMatcher matcher, List<byte[]> captureJpegs, String severity) {
-        int n = captureJpegs.size();
-        int[] own = new int[n];
-        boolean[] top1 = new boolean[n];
-        boolean[] confident = new boolean[n];
-        IntStream.range(0, n).parallel().forEach(seed -> {
-            List<ArtMatcher.Match> matches = matcher.nearest(
-                    ArtFingerprint.queries(decode(captureJpegs.get(seed))), 10);
-            ArtMatcher.Match best = matches.get(0);
-            top1[seed] = best.artworkId().equals(artworkId(seed));
-            confident[seed] = top1[seed] && best.confident();
-            own[seed] = matches.stream().filter(m -> m.artworkId().equals(artworkId(seed)))
-                    .mapToInt(ArtMatcher.Match::distance).findFirst().orElse(-1);
-        });
-        int hits = 0;
-        int sure = 0;
-        for (int k = 0; k < n; k++) {
-            hits += top1[k] ? 1 : 0;
-            sure += confident[k] ? 1 : 0;
+    /** How a capture is stored: the turn the match must find, and the EXIF orientation written with it, if any. */
+    private enum Storing {
+        UPRIGHT("upright, no tag", 0),
+        EXIF("stored turned or mirrored, EXIF orientation 2-8 says so", 0),
+        ABSENT("of artworks NOT in the index (any confident match is wrong), turned 0/90/180/270 in turn", -1),
+        TURNED_90("turned, no tag: found at 90", 90),
+        TURNED_270("turned, no tag: found at 270", 270),
+        TURNED_180("turned, no tag: found at 180", 180);
+
+        final String label;
+        final int rotation;
+
+        Storing(String label, int rotation) {
+            this.label = label;
+            this.rotation = rotation;
         }
-        int[] found = Arrays.stream(own).filter(d -> d >= 0).sorted().toArray();
-        System.out.printf(Locale.ROOT, "%n## Accuracy, %s captures: top-1 %d / %d (%.1f %%), top-1 and confident "
-                + "(<= 300 bits) %d; own artwork's distance when in the top 10: median %d, p95 %d, max %d%n",
-                severity, hits, n, 100.0 * hits / n, sure,
-                found.length == 0 ? -1 : found[found.length / 2],
-                found.length == 0 ? -1 : found[(int) Math.ceil(found.length * 0.95) - 1],
-                found.length == 0 ? -1 : found[found.length - 1]);
+
+        /** The artwork capture {@code seed} photographs: beyond the index's for {@link #ABSENT}. */
+        int art(int seed, int artworks) {
+            return this == ABSENT ? artworks + seed : seed;
+        }
+
+        /** The JPEG as the phone stores capture {@code seed} of artwork {@code art}. */
+        byte[] photo(int seed, int art, CaptureSimulator.Severity severity) {
+            if (this == ABSENT) {
+                int turn = 90 * (seed % 4);
+                return CaptureSimulator.captureJpeg(art, 7_000 + seed, severity, turn == 0 ? UnaryOperator.identity()
+                        : image -> ExifImages.turnedClockwise(image, turn));
+            }
+            if (this == EXIF) {
+                int value = 2 + seed % 7;
+                UnaryOperator<java.awt.image.BufferedImage> stored = image -> ExifImages.stored(image, value);
+                return ExifImages.jpegWithExif(CaptureSimulator.captureJpeg(art, 7_000 + seed, severity, stored),
+                        ExifImages.orientationTiff(value, seed % 2 == 0 ? ByteOrder.BIG_ENDIAN
+                                : ByteOrder.LITTLE_ENDIAN));
+            }
+            // lying turned counter-clockwise by `rotation`, so turning it that much clockwise puts it upright
+            UnaryOperator<java.awt.image.BufferedImage> lying = rotation == 0 ? UnaryOperator.identity()
+                    : image -> ExifImages.turnedClockwise(image, 360 - rotation);
+            return CaptureSimulator.captureJpeg(art, 7_000 + seed, severity, lying);
+        }
+    }
+
+    /**
+     * One capture's result.
+     *
+     * @param own          its own artwork's distance, -1 when not in the first 10
+     * @param nearestWrong the smallest distance of another artwork
+     * @param top1         whether its own artwork came first
+     * @param rotationRight whether the first match's rotation is the one that undoes the storing
+     */
+    private record Outcome(int own, int nearestWrong, boolean top1, boolean rotationRight) {
+    }
+
+    private static List<Outcome> accuracy(ArtMatcher matcher, int captures, CaptureSimulator.Severity severity,
+            Storing storing) {
+        List<Outcome> outcomes = IntStream.range(0, captures).parallel().mapToObj(seed -> {
+            int art = storing.art(seed, matcher.size());
+            byte[] photo = storing.photo(seed, art, severity);
+            RgbImage upright = ImageOrientation.upright(decode(photo), ImageOrientation.of(photo));
+            List<ArtMatcher.Match> matches = matcher.nearest(CaptureQueries.of(upright), 10);
+            UUID own = artworkId(art);
+            ArtMatcher.Match best = matches.get(0);
+            int ownDistance = matches.stream().filter(m -> m.artworkId().equals(own))
+                    .mapToInt(ArtMatcher.Match::distance).findFirst().orElse(-1);
+            int nearestWrong = matches.stream().filter(m -> !m.artworkId().equals(own))
+                    .mapToInt(ArtMatcher.Match::distance).findFirst().orElse(Integer.MAX_VALUE);
+            boolean top1 = best.artworkId().equals(own);
+            return new Outcome(ownDistance, nearestWrong, top1,
+                    top1 && CaptureQueries.turnOf(best.query()) == storing.rotation);
+        }).toList();
+        int n = outcomes.size();
+        int top1 = (int) outcomes.stream().filter(Outcome::top1).count();
+        int confidentRight = (int) outcomes.stream().filter(o -> o.top1() && o.own() <= ArtMatcher.CONFIDENT_DISTANCE)
+                .count();
+        int confidentWrong = (int) outcomes.stream()
+                .filter(o -> !o.top1() && o.nearestWrong() <= ArtMatcher.CONFIDENT_DISTANCE).count();
+        int rotations = (int) outcomes.stream().filter(Outcome::rotationRight).count();
+        int[] own = outcomes.stream().mapToInt(Outcome::own).filter(d -> d >= 0).sorted().toArray();
+        int[] wrong = outcomes.stream().mapToInt(Outcome::nearestWrong).sorted().toArray();
+        System.out.printf(Locale.ROOT, "%n## Accuracy, %s captures, %s: top-1 %d / %d (%.1f %%), confident-right "
+                + "%d, confident-wrong %d, rotation right %d; own distance (when in the first 10) median %d, p95 %d, "
+                + "max %d; nearest other artwork min %d, p1 %d, median %d%n",
+                severity.name().toLowerCase(Locale.ROOT), storing.label, top1, n, 100.0 * top1 / n, confidentRight,
+                confidentWrong, rotations, percentile(own, 0.5), percentile(own, 0.95), percentile(own, 1.0),
+                wrong[0], percentile(wrong, 0.01), percentile(wrong, 0.5));
+        return outcomes;
+    }
+
+    /** Confident-right and confident-wrong over all captures for margins around 300 bits. */
+    private static void margins(List<Outcome> outcomes) {
+        System.out.printf(Locale.ROOT, "%n## Margin, over the %d captures so far%n", outcomes.size());
+        System.out.println("margin  confident-right  confident-wrong  (a first match at <= margin bits is confident)");
+        for (int margin = 240; margin <= 360; margin += 10) {
+            final int m = margin;
+            long right = outcomes.stream().filter(o -> o.top1() && o.own() <= m).count();
+            long wrong = outcomes.stream().filter(o -> !o.top1() && o.nearestWrong() <= m).count();
+            System.out.printf(Locale.ROOT, "%6d  %15d  %15d%n", margin, right, wrong);
+        }
+        int smallestWrongFirst = outcomes.stream().filter(o -> !o.top1()).mapToInt(Outcome::nearestWrong).min()
+                .orElse(-1);
+        int smallestWrongAny = outcomes.stream().mapToInt(Outcome::nearestWrong).min().orElse(-1);
+        System.out.printf(Locale.ROOT, "smallest distance of a wrong first match: %d; of any other artwork: %d%n",
+                smallestWrongFirst, smallestWrongAny);
+    }
+
+    private static int percentile(int[] sorted, double p) {
+        return sorted.length == 0 ? -1 : sorted[Math.max(0, (int) Math.ceil(sorted.length * p) - 1)];
     }
 
     private static UUID artworkId(int seed) {

@@ -49,10 +49,19 @@ public final class CaptureSimulator {
 
     /** As {@link #captureJpeg(long, long)} at the given severity. */
     public static byte[] captureJpeg(long artSeed, long captureSeed, Severity severity) {
+        return captureJpeg(artSeed, captureSeed, severity, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #captureJpeg(long, long, Severity)}, with the picture passed through {@code storing} before it is
+     * compressed: how the phone stores it (turned, mirrored). The identity gives the same bytes as without.
+     */
+    public static byte[] captureJpeg(long artSeed, long captureSeed, Severity severity,
+            java.util.function.UnaryOperator<BufferedImage> storing) {
         SplittableRandom r = new SplittableRandom(captureSeed * 0x9E3779B97F4A7C15L + artSeed);
         BufferedImage image = captureImage(CardArtGenerator.card(artSeed), r, severity.factor);
         float quality = (float) (0.85 - 0.30 * r.nextDouble() * Math.min(1, severity.factor));
-        return TestImageFiles.jpeg(image, quality);
+        return TestImageFiles.jpeg(storing.apply(image), quality);
     }
 
     /** The capture of card {@code artSeed} made with {@code captureSeed}, before JPEG compression. */
