@@ -39,7 +39,7 @@ class CaptureOrientationTest {
     private static final ImageDecoder DECODER = new ImageDecoder();
     private static boolean built;
     private static List<String> artworks;
-    private static Map<String, String> cardOfArtwork;
+    private static Map<String, ArtBuildTest.Expected> cardOfArtwork;
 
     @BeforeEach
     void buildTheIndexOnce() throws Exception {
@@ -130,7 +130,7 @@ class CaptureOrientationTest {
                     assertThat(answer.getString("matches[0].illustration_id")).as("turn " + turn).isEqualTo(artwork);
                     assertThat(answer.getBoolean("matches[0].confident")).as("turn " + turn).isTrue();
                     assertThat(answer.getInt("matches[0].rotation")).as("turn " + turn).isEqualTo(turn);
-                    assertThat(answer.getList("matches[0].printings.id")).contains(cardOfArtwork.get(artwork));
+                    assertThat(answer.getList("matches[0].printings.id")).contains(cardOfArtwork.get(artwork).cardId());
                 }
             }
         }
@@ -163,6 +163,7 @@ class CaptureOrientationTest {
     }
 
     private static long seed(String artwork) {
-        return ScryfallStandIn.imageSeed(cardOfArtwork.get(artwork));
+        ArtBuildTest.Expected expected = cardOfArtwork.get(artwork);
+        return ScryfallStandIn.imageSeed(expected.cardId(), expected.face() > 0);
     }
 }
