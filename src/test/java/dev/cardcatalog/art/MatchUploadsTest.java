@@ -9,6 +9,7 @@ import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.MatchLimitProfile;
+import dev.cardcatalog.testing.PrometheusText;
 import dev.cardcatalog.testing.TestData;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -30,7 +31,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -238,7 +238,7 @@ class MatchUploadsTest {
 
     private double metric(String name) {
         String metrics = given().get(management + "metrics").then().statusCode(200).extract().asString();
-        Matcher line = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? (\\S+)$").matcher(metrics);
+        Matcher line = PrometheusText.series(name).matcher(metrics);
         return line.find() ? Double.parseDouble(line.group(2)) : Double.NaN;
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
+import dev.cardcatalog.testing.PrometheusText;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.UploadTimeoutProfile;
 import io.quarkus.test.common.WithTestResource;
@@ -21,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -120,13 +120,13 @@ class UploadTimeoutTest {
 
     private double gauge(String name) {
         String metrics = given().get(management + "metrics").then().statusCode(200).extract().asString();
-        Matcher line = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? (\\S+)$").matcher(metrics);
+        Matcher line = PrometheusText.series(name).matcher(metrics);
         return line.find() ? Double.parseDouble(line.group(2)) : Double.NaN;
     }
 
     private double timedOut() {
         String metrics = given().get(management + "metrics").then().statusCode(200).extract().asString();
-        Matcher line = Pattern.compile("(?m)^art_uploads_timed_out_total(\\{[^}]*})? (\\S+)$").matcher(metrics);
+        Matcher line = PrometheusText.series("art_uploads_timed_out_total").matcher(metrics);
         return line.find() ? Double.parseDouble(line.group(2)) : 0;
     }
 }

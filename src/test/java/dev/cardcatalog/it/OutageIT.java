@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cardcatalog.testing.EmbeddedKafkaBroker;
 import dev.cardcatalog.testing.EmbeddedPostgresServer;
+import dev.cardcatalog.testing.PrometheusText;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TcpProxy;
 import dev.cardcatalog.testing.TestDatabase;
@@ -365,8 +366,8 @@ class OutageIT {
     private static double metric(ServiceProcess service, String name) throws IOException, InterruptedException {
         String text = HTTP.send(HttpRequest.newBuilder(URI.create(service.managementUrl() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
-        Matcher value = Pattern.compile("(?m)^" + name + "(?:\\{[^}]*})? (\\S+)$").matcher(text);
-        return value.find() ? Double.parseDouble(value.group(1)) : -1;
+        Matcher value = PrometheusText.series(name).matcher(text);
+        return value.find() ? Double.parseDouble(value.group(2)) : -1;
     }
 
     private static String jobId(String body) {

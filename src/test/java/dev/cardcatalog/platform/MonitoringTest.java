@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
+import dev.cardcatalog.testing.PrometheusText;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.TestData;
@@ -88,7 +89,7 @@ class MonitoringTest {
     /** The value of the series of {@code name} whose labels contain {@code label}. */
     private double gauge(String name, String label) {
         String exposed = given().get(metrics.toString()).then().statusCode(200).extract().asString();
-        Matcher line = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$").matcher(exposed);
+        Matcher line = PrometheusText.series(name).matcher(exposed);
         while (line.find()) {
             if (line.group(1) == null ? label.isEmpty() : line.group(1).contains(label)
                     && (label.contains("kind") || !line.group(1).contains("kind=\"art-build\""))) {
