@@ -17,6 +17,7 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -25,7 +26,6 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -128,7 +128,30 @@ public final class Browser implements AutoCloseable {
             d.findElement(By.cssSelector(css)).click();
             return true;
         });
-        new WebDriverWait(driver, Duration.ofSeconds(30)).until(ExpectedConditions.stalenessOf(before));
+        new WebDriverWait(driver, Duration.ofSeconds(30)).until(d -> left(before));
+    }
+
+    /**
+     * Whether {@code element} no longer belongs to the page shown. ChromeDriver says so with a stale element
+     * reference, or, when the page was being replaced as it asked, with an inspector error that the node "does not
+     * belong to the document" (Selenium's own {@code stalenessOf} lets that one through as a failure).
+     */
+    private static boolean left(WebElement element) {
+        try {
+            element.isEnabled();
+            return false;
+        } catch (StaleElementReferenceException e) {
+            return true;
+        } catch (WebDriverException e) {
+            if (replaced(e)) {
+                return true;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean replaced(WebDriverException e) {
+        return e.getMessage() != null && e.getMessage().contains("does not belong to the document");
     }
 
     /** Waits (at most {@code atMost}) until {@code condition} holds, re-reading the page as it polls. */
@@ -175,12 +198,17 @@ public final class Browser implements AutoCloseable {
     }
 
     private <T> T retry(Function<WebDriver, T> read) {
-        StaleElementReferenceException last = null;
+        WebDriverException last = null;
         for (int i = 0; i < 5; i++) {
             try {
                 return read.apply(driver);
             } catch (StaleElementReferenceException e) {
                 last = e; // the polling script replaced the page's content between find and read
+            } catch (WebDriverException e) {
+                if (!replaced(e)) {
+                    throw e;
+                }
+                last = e; // the same, said by Chrome's inspector
             }
         }
         throw last;
