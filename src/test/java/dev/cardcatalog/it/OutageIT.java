@@ -41,11 +41,11 @@ import org.junit.jupiter.api.Test;
 class OutageIT {
 
     /**
-     * Longer than the 20 s the consumer used to try before it dead-lettered a command it could not register; the
-     * system property {@code card-catalog.test.outage-seconds} sets another length (75 to outlast the throttled
+     * The issue's 30 s, longer than the 20 s the consumer used to try before it dead-lettered a command it could not
+     * register; the system property {@code card-catalog.test.outage-seconds} sets another length (75 to outlast the throttled
      * commit strategy's 60 s age check, which the command channel has off).
      */
-    private static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("card-catalog.test.outage-seconds", 25));
+    private static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("card-catalog.test.outage-seconds", 30));
 
     /** Short back-offs, so that the outage spans many tries. */
     private static final Map<String, String> SHORT_BACK_OFF = Map.of(
