@@ -448,7 +448,7 @@ class ArtBuildTest {
     }
 
     /** Applies a refresh and returns the id of the art build it started. */
-    private static String refreshThenBuildId() {
+    static String refreshThenBuildId() {
         String refresh = Jobs.postRefresh("manual");
         assertThat(Jobs.awaitFinished(refresh).getString("state")).isEqualTo("succeeded");
         String[] build = new String[1];

@@ -2,7 +2,6 @@ package dev.cardcatalog.art;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.cardcatalog.testing.ArtProfile;
 import dev.cardcatalog.testing.CaptureSimulator;
@@ -11,7 +10,6 @@ import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.TestData;
-import dev.cardcatalog.testing.TestDatabase;
 import dev.cardcatalog.testing.TestImageFiles;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -50,16 +48,8 @@ class CaptureOrientationTest {
         cardOfArtwork = ArtBuildTest.expectedArtworks();
         artworks = new ArrayList<>(cardOfArtwork.keySet());
         artworks.sort(null);
-        String refresh = Jobs.postRefresh("manual");
-        assertThat(Jobs.awaitFinished(refresh).getString("state")).isEqualTo("succeeded");
-        String[] build = new String[1];
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            var rows = TestDatabase.rows("SELECT id::text AS id FROM job WHERE kind = 'art-build' AND source = ?",
-                    "after refresh " + refresh);
-            build[0] = rows.isEmpty() ? null : (String) rows.get(0).get("id");
-            return build[0] != null;
-        });
-        assertThat(Jobs.awaitState(build[0], Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
+        String build = ArtBuildTest.refreshThenBuildId();
+        assertThat(Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
                 .isEqualTo("succeeded");
         built = true;
     }

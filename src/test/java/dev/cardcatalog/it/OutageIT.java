@@ -56,15 +56,21 @@ class OutageIT {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+    /** The short back-offs, with the service's database reached through {@code proxy}, which a test can cut. */
+    private static Map<String, String> throughProxy(TcpProxy proxy) {
+        Map<String, String> config = new HashMap<>(SHORT_BACK_OFF);
+        String through = "127.0.0.1:" + proxy.port() + "/" + EmbeddedPostgresServer.DATABASE;
+        config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://" + through);
+        config.put("quarkus.datasource.reactive.url", "postgresql://" + through);
+        return config;
+    }
+
     @Test
     void aCommandArrivingWhilePostgresIsDownIsHeldAndRunsOnceItIsBack() throws Exception {
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
         try (Instances instances = new Instances();
                 TcpProxy proxy = TcpProxy.start(postgres.host(), postgres.port())) {
-            Map<String, String> config = new HashMap<>(SHORT_BACK_OFF);
-            String through = "127.0.0.1:" + proxy.port() + "/" + EmbeddedPostgresServer.DATABASE;
-            config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://" + through);
-            config.put("quarkus.datasource.reactive.url", "postgresql://" + through);
+            Map<String, String> config = throughProxy(proxy);
             ServiceProcess service = instances.start("db-outage", config);
             instances.awaitConsumers();
 
@@ -127,10 +133,7 @@ class OutageIT {
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
         try (Instances instances = new Instances();
                 TcpProxy proxy = TcpProxy.start(postgres.host(), postgres.port())) {
-            Map<String, String> config = new HashMap<>(SHORT_BACK_OFF);
-            String through = "127.0.0.1:" + proxy.port() + "/" + EmbeddedPostgresServer.DATABASE;
-            config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://" + through);
-            config.put("quarkus.datasource.reactive.url", "postgresql://" + through);
+            Map<String, String> config = throughProxy(proxy);
             ServiceProcess first = instances.start("held-1", config);
             instances.awaitConsumers();
 
