@@ -104,16 +104,28 @@ class ArtMatcherTest {
 
     @Test
     void agreesWithTheExhaustiveScanOnTenThousandRandomCaptures() {
-        // Captures as the match endpoint makes them: 24 query fingerprints, 4 turns x 6 offsets. In most, one turn's
-        // six are an indexed artwork with 0-350 bits flipped (a photo of it) and the others are unrelated; in a
-        // fifth, all 24 are unrelated (no card in the index). The index has clusters, so distances often tie.
-        Random random = new Random(15);
+        agreesWithTheExhaustiveScan(2_000, 10_000, 15);
+    }
+
+    @Test
+    void agreesWithTheExhaustiveScanAcrossBlocks() {
+        // Two whole blocks of the scan and a part of a third, so artworks on both sides of each block boundary compete.
+        agreesWithTheExhaustiveScan(2 * ArtMatcher.BLOCK + 501, 600, 16);
+    }
+
+    /**
+     * Captures as the match endpoint makes them: 24 query fingerprints, 4 turns x 6 offsets. In most, one turn's
+     * six are an indexed artwork with 0-350 bits flipped (a photo of it) and the others are unrelated; in a fifth,
+     * all 24 are unrelated (no card in the index). The index has clusters, so distances often tie.
+     */
+    private static void agreesWithTheExhaustiveScan(int artworks, int captures, long seed) {
+        Random random = new Random(seed);
         List<ArtIndexFile.Entry> entries = new ArrayList<>();
         byte[][] centres = new byte[20][128];
         for (byte[] centre : centres) {
             random.nextBytes(centre);
         }
-        for (int k = 0; k < 2_000; k++) {
+        for (int k = 0; k < artworks; k++) {
             byte[] fp = k % 2 == 0 ? centres[random.nextInt(centres.length)].clone() : new byte[128];
             if (k % 2 == 0) {
                 flip(fp, random.nextInt(500), random);
@@ -127,7 +139,7 @@ class ArtMatcherTest {
         sorted.sort(Comparator.comparing(ArtIndexFile.Entry::artworkId, ArtIndexFile.ID_ORDER));
         long[][] index = sorted.stream().map(e -> ArtFingerprint.toLongs(e.fingerprint())).toArray(long[][]::new);
 
-        for (int capture = 0; capture < 10_000; capture++) {
+        for (int capture = 0; capture < captures; capture++) {
             byte[][] queries = new byte[24][];
             int turn = random.nextInt(5); // 4: no photo of an indexed artwork
             byte[] photographed = sorted.get(random.nextInt(sorted.size())).fingerprint();
