@@ -196,12 +196,13 @@ public class ArtIndexResource {
                     "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
         }
         String index = loaded.index().fileName();
-        List<ArtMatcher.Match> nearest = loaded.matcher().nearest(CaptureQueries.of(image), MATCHES);
+        CaptureQueries queries = CaptureQueries.of(image);
+        List<ArtMatcher.Match> nearest = loaded.matcher().nearest(queries.fingerprints(), MATCHES);
         Map<UUID, List<Printing>> printings = printings(nearest.stream().map(ArtMatcher.Match::artworkId).toList());
         List<MatchView> matches = new ArrayList<>();
         for (ArtMatcher.Match match : nearest) {
             matches.add(new MatchView(match.artworkId(), match.distance(), match.confident(),
-                    CaptureQueries.turnOf(match.query()), printings.getOrDefault(match.artworkId(), List.of())));
+                    queries.turnOf(match.query()), printings.getOrDefault(match.artworkId(), List.of())));
         }
         return new MatchesView(index, matches);
     }

@@ -4,50 +4,100 @@ import java.util.List;
 
 /**
  * The query fingerprints of an uploaded capture (SERVICE.md §5.9): the six offsets of FINGERPRINT.md §7 for each
- * of four turns of the upright capture, 0°, 90°, 180° and 270° clockwise, so a card photographed sideways or upside
- * down without an EXIF tag is still found. Query {@code k} is offset {@code k % 6} of turn {@code TURNS[k / 6]}; the
- * turn-0 queries are exactly {@link ArtFingerprint#queries}.
+ * turn of the upright capture that could show the card upright, so a card photographed sideways or upside down
+ * without an EXIF tag is still found. The turns are 0°, 90°, 180° and 270° clockwise, in that order, and a capture
+ * tries those that leave it the shape of a card (§5.1: a card is portrait, 63 × 88 mm):
+ * <ul>
+ *   <li>a portrait capture (height at least {@value #SHAPE_RATIO} times the width): 0° and 180°, 12 queries;</li>
+ *   <li>a landscape capture (width at least {@value #SHAPE_RATIO} times the height), a card lying sideways: 90° and
+ *       270°, 12 queries;</li>
+ *   <li>anything nearer square: all four turns, 24 queries.</li>
+ * </ul>
+ * A turn that would make a card crop landscape cannot put the art where the fingerprint's box reads it; trying it
+ * anyway only gives unrelated art more chances to come out nearest (measured in docs/benchmarks.md: 8 of the 9
+ * harsh captures lost to the four turns were lost at a turn that made the capture landscape).
  *
  * <p>A turned capture is fingerprinted like any other image: the box fractions apply to its own width and height.
  * Only the pixels the six boxes can read are turned (about a third of the picture), since the others never reach
  * a fingerprint. Stateless and thread-safe.
+ *
+ * @param turns        the turns tried, in degrees clockwise, ascending
+ * @param fingerprints the 128-byte query fingerprints: query {@code k} is offset {@code k % 6} of turn
+ *                     {@code turns.get(k / 6)}; the turn-0 queries are exactly {@link ArtFingerprint#queries}
  */
-public final class CaptureQueries {
+public record CaptureQueries(List<Integer> turns, byte[][] fingerprints) {
 
-    /** The turns tried, in degrees clockwise, in query order. */
+    /** Every turn, in degrees clockwise, in query order. */
     public static final List<Integer> TURNS = List.of(0, 90, 180, 270);
 
     /** Query fingerprints per turn: the offsets of the frozen settings. */
     public static final int PER_TURN = ArtSettings.FROZEN.offsets().size();
 
-    /** Query fingerprints in all: {@code 4 * 6 = 24}. */
+    /** Query fingerprints of all four turns: {@code 4 * 6 = 24}. */
     public static final int COUNT = TURNS.size() * PER_TURN;
+
+    /**
+     * How much longer one side must be than the other for a capture to count as portrait or landscape. A card is
+     * 88 / 63 = 1.40; a crop of it that is loose or skewed by a few percent stays well beyond 1.2.
+     */
+    public static final double SHAPE_RATIO = 1.2;
 
     /** EXIF orientation values that turn a picture 0, 90, 180 and 270 degrees clockwise. */
     private static final int[] ORIENTATION_OF_TURN = {1, 6, 3, 8};
 
-    private CaptureQueries() {
+    /**
+     * The query fingerprints of {@code upright} at the turns its shape allows ({@link #turnsFor}).
+     *
+     * @param upright the capture as displayed (EXIF orientation already applied, {@link ImageOrientation})
+     */
+    public static CaptureQueries of(RgbImage upright) {
+        return of(upright, turnsFor(upright.width(), upright.height()));
     }
 
     /**
-     * The 24 query fingerprints of {@code upright}, turn by turn.
+     * The query fingerprints of {@code upright} at the given turns.
      *
-     * @param upright the capture as displayed (EXIF orientation already applied, {@link ImageOrientation})
-     * @return {@link #COUNT} new 128-byte fingerprints
+     * @param upright the capture as displayed
+     * @param turns   turns in degrees clockwise, each one of {@link #TURNS}, ascending, at least one
+     * @throws IllegalArgumentException if a turn is not one of {@link #TURNS}, or they are not ascending
      */
-    public static byte[][] of(RgbImage upright) {
-        byte[][] queries = new byte[COUNT][];
-        for (int t = 0; t < TURNS.size(); t++) {
-            RgbImage turned = t == 0 ? upright : boxesOnly(upright, ORIENTATION_OF_TURN[t]);
+    public static CaptureQueries of(RgbImage upright, List<Integer> turns) {
+        if (turns.isEmpty()) {
+            throw new IllegalArgumentException("at least one turn is needed");
+        }
+        byte[][] queries = new byte[turns.size() * PER_TURN][];
+        for (int t = 0; t < turns.size(); t++) {
+            int turn = TURNS.indexOf(turns.get(t));
+            if (turn < 0 || t > 0 && turns.get(t) <= turns.get(t - 1)) {
+                throw new IllegalArgumentException("turns must be ascending values of " + TURNS + ": " + turns);
+            }
+            RgbImage turned = turn == 0 ? upright : boxesOnly(upright, ORIENTATION_OF_TURN[turn]);
             byte[][] offsets = ArtFingerprint.queries(turned);
             System.arraycopy(offsets, 0, queries, t * PER_TURN, PER_TURN);
         }
-        return queries;
+        return new CaptureQueries(List.copyOf(turns), queries);
     }
 
-    /** The turn, in degrees clockwise, of query fingerprint {@code query} of {@link #of}. */
-    public static int turnOf(int query) {
-        return TURNS.get(query / PER_TURN);
+    /**
+     * The turns tried for a capture of this shape: 0° and 180° for a portrait one, 90° and 270° for a landscape
+     * one, all four for one nearer square ({@link #SHAPE_RATIO}).
+     *
+     * @param width  the upright capture's width, in pixels
+     * @param height the upright capture's height, in pixels
+     */
+    public static List<Integer> turnsFor(int width, int height) {
+        if (height >= SHAPE_RATIO * width) {
+            return List.of(0, 180);
+        }
+        if (width >= SHAPE_RATIO * height) {
+            return List.of(90, 270);
+        }
+        return TURNS;
+    }
+
+    /** The turn, in degrees clockwise, of query fingerprint {@code query} of {@link #fingerprints}. */
+    public int turnOf(int query) {
+        return turns.get(query / PER_TURN);
     }
 
     /**

@@ -102,17 +102,46 @@ class ImageOrientationTest {
     void theQueriesOfEachTurnAreTheSixOffsetsOfTheTurnedCapture() throws Exception {
         // A capture of an odd size, so the boxes' edges fall between pixels differently in each turn.
         RgbImage capture = DECODER.decode(dev.cardcatalog.testing.CaptureSimulator.captureJpeg(11, 12));
-        byte[][] queries = CaptureQueries.of(capture);
-        assertEquals(24, queries.length);
+        CaptureQueries queries = CaptureQueries.of(capture, CaptureQueries.TURNS);
+        assertEquals(24, queries.fingerprints().length);
         for (int t = 0; t < 4; t++) {
             int degrees = CaptureQueries.TURNS.get(t);
             RgbImage turned = rgb(t == 0 ? image(capture) : ExifImages.turnedClockwise(image(capture), degrees));
             byte[][] expected = ArtFingerprint.queries(turned);
             for (int k = 0; k < 6; k++) {
-                assertArrayEquals(expected[k], queries[t * 6 + k], "turn " + degrees + ", offset " + k);
-                assertEquals(degrees, CaptureQueries.turnOf(t * 6 + k));
+                assertArrayEquals(expected[k], queries.fingerprints()[t * 6 + k], "turn " + degrees + ", offset " + k);
+                assertEquals(degrees, queries.turnOf(t * 6 + k));
             }
         }
+    }
+
+    @Test
+    void aCaptureTriesTheTurnsThatLeaveItTheShapeOfACard() throws Exception {
+        RgbImage portrait = DECODER.decode(dev.cardcatalog.testing.CaptureSimulator.captureJpeg(11, 12));
+        RgbImage landscape = rgb(ExifImages.turnedClockwise(image(portrait), 90));
+        RgbImage square = rgb(CardArtGenerator.card(3).render(300, 300, 1));
+
+        CaptureQueries upright = CaptureQueries.of(portrait);
+        assertEquals(List.of(0, 180), upright.turns());
+        assertEquals(12, upright.fingerprints().length);
+        assertArrayEquals(CaptureQueries.of(portrait, CaptureQueries.TURNS).fingerprints()[12 + 3],
+                upright.fingerprints()[6 + 3], "the 180-degree queries follow the upright ones");
+        assertEquals(180, upright.turnOf(6));
+        CaptureQueries sideways = CaptureQueries.of(landscape);
+        assertEquals(List.of(90, 270), sideways.turns());
+        assertEquals(90, sideways.turnOf(5));
+        assertEquals(270, sideways.turnOf(6));
+        assertEquals(CaptureQueries.TURNS, CaptureQueries.of(square).turns());
+        assertEquals(24, CaptureQueries.of(square).fingerprints().length);
+
+        // The bounds: 1.2 times longer is a portrait or landscape shape; just under it is near square.
+        assertEquals(List.of(0, 180), CaptureQueries.turnsFor(100, 120));
+        assertEquals(CaptureQueries.TURNS, CaptureQueries.turnsFor(100, 119));
+        assertEquals(List.of(90, 270), CaptureQueries.turnsFor(120, 100));
+        assertEquals(CaptureQueries.TURNS, CaptureQueries.turnsFor(119, 100));
+        assertThrows(IllegalArgumentException.class, () -> CaptureQueries.of(portrait, List.of(180, 0)));
+        assertThrows(IllegalArgumentException.class, () -> CaptureQueries.of(portrait, List.of(45)));
+        assertThrows(IllegalArgumentException.class, () -> CaptureQueries.of(portrait, List.of()));
     }
 
     @Test

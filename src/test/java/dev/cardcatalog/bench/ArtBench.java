@@ -280,7 +280,9 @@ public final class ArtBench {
     }
 
     private static void latency(ArtMatcher matcher, List<byte[]> captureJpegs, int calls) {
-        List<byte[][]> queries = captureJpegs.parallelStream().map(j -> CaptureQueries.of(decode(j))).toList();
+        // Every turn, 24 fingerprints: the most one capture (a square one) can send.
+        List<byte[][]> queries = captureJpegs.parallelStream()
+                .map(j -> CaptureQueries.of(decode(j), CaptureQueries.TURNS).fingerprints()).toList();
         List<byte[][]> sixes = queries.stream().map(q -> Arrays.copyOf(q, 6)).toList();
         Random random = new Random(1);
         List<byte[][]> randomQueries = new ArrayList<>();
@@ -313,8 +315,8 @@ public final class ArtBench {
 
     /** What the match endpoint does with an upload, after reading it. */
     private static List<ArtMatcher.Match> serverSide(ArtMatcher matcher, byte[] photo) {
-        return matcher.nearest(CaptureQueries.of(ImageOrientation.upright(decode(photo), ImageOrientation.of(photo))),
-                10);
+        return matcher.nearest(CaptureQueries.of(ImageOrientation.upright(decode(photo), ImageOrientation.of(photo)))
+                .fingerprints(), 10);
     }
 
     /** Wall-clock and thread CPU nanoseconds of each call, each array sorted. */
@@ -406,7 +408,8 @@ public final class ArtBench {
             int art = storing.art(seed, matcher.size());
             byte[] photo = storing.photo(seed, art, severity);
             RgbImage upright = ImageOrientation.upright(decode(photo), ImageOrientation.of(photo));
-            List<ArtMatcher.Match> matches = matcher.nearest(CaptureQueries.of(upright), 10);
+            CaptureQueries queries = CaptureQueries.of(upright);
+            List<ArtMatcher.Match> matches = matcher.nearest(queries.fingerprints(), 10);
             UUID own = artworkId(art);
             ArtMatcher.Match best = matches.get(0);
             int ownDistance = matches.stream().filter(m -> m.artworkId().equals(own))
@@ -415,7 +418,7 @@ public final class ArtBench {
                     .mapToInt(ArtMatcher.Match::distance).findFirst().orElse(Integer.MAX_VALUE);
             boolean top1 = best.artworkId().equals(own);
             return new Outcome(ownDistance, nearestWrong, top1,
-                    top1 && CaptureQueries.turnOf(best.query()) == storing.rotation);
+                    top1 && queries.turnOf(best.query()) == storing.rotation);
         }).toList();
         int n = outcomes.size();
         int top1 = (int) outcomes.stream().filter(Outcome::top1).count();
