@@ -158,8 +158,9 @@ public class ArtIndexResource {
 
     /**
      * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
-     * 10 nearest artworks by the smallest Hamming distance over the 24 query fingerprints (SERVICE.md §5.5, §5.9:
-     * the six offsets of the photo turned upright by its EXIF orientation, and of it turned 90°, 180° and 270°),
+     * 10 nearest artworks by the smallest Hamming distance over the query fingerprints (SERVICE.md §5.5, §5.9:
+     * the six offsets of the photo turned upright by its EXIF orientation, at each turn that could show a card
+     * upright: 0° and 180° for a portrait photo, 90° and 270° for a landscape one, all four near square),
      * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build; 503 with
      * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload has been
      * received whole before this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout,

@@ -18,8 +18,8 @@ import java.util.UUID;
  * §8).
  *
  * <p>An artwork's distance to a query is the <em>smallest</em> Hamming distance between its zero-offset
- * fingerprint and any of the query fingerprints (for an uploaded photo the 24 of {@link CaptureQueries}: six
- * offsets of four turns; Collector's scanner sends the six of {@link ArtFingerprint#queries}). Each match says which
+ * fingerprint and any of the query fingerprints (for an uploaded photo the 12 or 24 of {@link CaptureQueries}: six
+ * offsets of two or four turns; Collector's scanner sends the six of {@link ArtFingerprint#queries}). Each match says which
  * query gave its distance. Results are ordered by (distance, position in the index), the index being sorted by
  * artwork id, exactly as Collector's browser search orders them. A match is <em>confident</em> when its distance is
  * at most {@value #CONFIDENT_DISTANCE} bits (Collector's {@code ART_MARGIN}, inclusive).
@@ -133,8 +133,8 @@ public final class ArtMatcher {
     /**
      * The {@code limit} artworks nearest to the query, nearest first.
      *
-     * @param queryFingerprints one or more 128-byte fingerprints of the capture (for an upload the 24 of
-     *                          {@link CaptureQueries#of}; Collector's scanner sends six)
+     * @param queryFingerprints one or more 128-byte fingerprints of the capture (for an upload the 12 or
+     *                          24 of {@link CaptureQueries#of}; Collector's scanner sends six)
      * @param limit             the most matches returned (Collector sends 10); 0 gives an empty list
      * @return at most {@code min(limit, size())} matches ordered by (distance, index position)
      * @throws IllegalArgumentException if there is no query fingerprint or more than {@value #MAX_QUERIES}, one is
