@@ -18,10 +18,10 @@ import java.util.UUID;
  * §8).
  *
  * <p>An artwork's distance to a query is the <em>smallest</em> Hamming distance between its zero-offset
- * fingerprint and any of the query fingerprints (for an uploaded photo the 12 or 24 of {@link CaptureQueries}: six
- * offsets of two or four turns; Collector's scanner sends the six of {@link ArtFingerprint#queries}). Each match says which
- * query gave its distance. Results are ordered by (distance, position in the index), the index being sorted by
- * artwork id, exactly as Collector's browser search orders them. A match is <em>confident</em> when its distance is
+ * fingerprint and any of the query fingerprints (for an uploaded photo the 12 or 24 of {@link CaptureQueries}:
+ * six offsets of two or four turns; Collector's scanner sends the six of {@link ArtFingerprint#queries}). Each
+ * match says which query gave its distance. Results are ordered by (distance, position in the index), the index
+ * being sorted by artwork id, exactly as Collector's browser search orders them. A match is <em>confident</em> when its distance is
  * at most {@value #CONFIDENT_DISTANCE} bits (Collector's {@code ART_MARGIN}, inclusive).
  *
  * <p>The scan is exhaustive and single-threaded: every artwork's distance to every query is computed in full, so the
@@ -172,7 +172,8 @@ public final class ArtMatcher {
         int held = 0;
         // An artwork enters only with distance < bound. A tie with the worst kept loses: it has a later position.
         int bound = ArtFingerprint.BITS + 1;
-        // Scratch indexed like a block's columns (see scanBlock): dist holds running sums, best (distance << 8 | query).
+        // Scratch indexed like a block's columns (see scanBlock): dist holds running sums, best
+        // (distance << 8 | query).
         final int[] dist = new int[BLOCK];
         final int[] best = new int[BLOCK];
         for (int b = 0; b < blocks.length; b++) {

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cardcatalog.art.ExifImages;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ServiceProcess;
@@ -11,6 +12,7 @@ import dev.cardcatalog.testing.TestDatabase;
 import io.restassured.config.DecoderConfig;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,6 +71,32 @@ class ArtIndexReplicasIT {
             assertThat(backOnB.getBoolean("matches[0].confident")).isTrue();
             assertThat(backOnB.getInt("matches[0].printings.find { it.id == '" + back.get("card") + "' }.face.index"))
                     .isGreaterThanOrEqualTo(1);
+            // the same photo as phones store it (SERVICE.md §5.9): with each EXIF orientation, 2-8, the mirrored ones
+            // included, in either byte order; and lying turned without a tag, found at the turn that undoes it
+            long seed = ScryfallStandIn.imageSeedOf((String) artwork.get("image_uri"));
+            for (int value = 2; value <= 8; value++) {
+                final int v = value;
+                byte[] tagged = ExifImages.jpegWithExif(
+                        CaptureSimulator.captureJpeg(seed, 20 + v, CaptureSimulator.Severity.REALISTIC,
+                                image -> ExifImages.stored(image, v)),
+                        ExifImages.orientationTiff(v, v % 2 == 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN));
+                JsonPath upright = match(v % 2 == 0 ? a : b, tagged);
+                assertThat(upright.getString("matches[0].illustration_id")).as("EXIF orientation %d", v)
+                        .isEqualTo(artwork.get("artwork"));
+                assertThat(upright.getBoolean("matches[0].confident")).as("EXIF orientation %d", v).isTrue();
+                assertThat(upright.getInt("matches[0].rotation")).as("EXIF orientation %d", v).isZero();
+            }
+            for (int rotation : List.of(90, 180, 270)) {
+                // lying turned counter-clockwise by `rotation`: turning it that much clockwise puts it upright
+                byte[] lying = CaptureSimulator.captureJpeg(seed, 30 + rotation / 90,
+                        CaptureSimulator.Severity.REALISTIC,
+                        image -> ExifImages.turnedClockwise(image, 360 - rotation));
+                JsonPath turned = match(rotation == 180 ? a : b, lying);
+                assertThat(turned.getString("matches[0].illustration_id")).as("turned %d", rotation)
+                        .isEqualTo(artwork.get("artwork"));
+                assertThat(turned.getBoolean("matches[0].confident")).as("turned %d", rotation).isTrue();
+                assertThat(turned.getInt("matches[0].rotation")).as("turned %d", rotation).isEqualTo(rotation);
+            }
 
             // C starts afterwards with an empty data directory and answers alike at once
             assertThat(Path.of("target/it-instances/c")).doesNotExist();
