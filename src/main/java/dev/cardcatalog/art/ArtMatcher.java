@@ -21,8 +21,8 @@ import java.util.UUID;
  * fingerprint and any of the query fingerprints (for an uploaded photo the 12 or 24 of {@link CaptureQueries}:
  * six offsets of two or four turns; Collector's scanner sends the six of {@link ArtFingerprint#queries}). Each
  * match says which query gave its distance. Results are ordered by (distance, position in the index), the index
- * being sorted by artwork id, exactly as Collector's browser search orders them. A match is <em>confident</em> when its distance is
- * at most {@value #CONFIDENT_DISTANCE} bits (Collector's {@code ART_MARGIN}, inclusive).
+ * being sorted by artwork id, exactly as Collector's browser search orders them. A match is <em>confident</em>
+ * when its distance is at most {@value #CONFIDENT_DISTANCE} bits (Collector's {@code ART_MARGIN}, inclusive).
  *
  * <p>The scan is exhaustive and single-threaded: every artwork's distance to every query is computed in full, so the
  * answer is the definition's, with no bound to get wrong. The fingerprints are held in blocks, column by column (word
