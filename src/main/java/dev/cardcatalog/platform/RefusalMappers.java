@@ -10,6 +10,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.Locale;
@@ -26,13 +28,17 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * <li>503 {@code service-busy} with {@code Retry-After} when a limit is reached ({@link BusyException}), and 503
  * with {@code Retry-After} whenever the service asks a client to come back ({@link UnavailableException}).</li>
  * <li>503 {@code database-unavailable} with {@code Retry-After} while PostgreSQL cannot do the work
- * ({@link DatabaseUnavailableException}; SERVICE.md §6.6), logged at WARN: an outage, not a defect.</li>
+ * ({@link DatabaseUnavailableException}; SERVICE.md §6.6), logged at WARN: an outage, not a defect. A person's
+ * browser on the admin page gets the same 503 and {@code Retry-After} as a short HTML page that says so and
+ * reloads itself.</li>
  * </ul>
  * These mappers take precedence over Quarkus's own (priority {@code USER + 1}), which answer without a body.
  */
 public class RefusalMappers {
 
     private static final int PRIORITY = Priorities.USER - 10;
+
+    private static final String HTML = "text/html; charset=UTF-8";
 
     private final OutageConfig outage;
 
@@ -69,11 +75,50 @@ public class RefusalMappers {
     }
 
     @ServerExceptionMapper(priority = PRIORITY)
-    public Response databaseUnavailable(DatabaseUnavailableException e, UriInfo uri) {
+    public Response databaseUnavailable(DatabaseUnavailableException e, UriInfo uri, HttpHeaders headers) {
         Log.warnf("request %s refused: %s", printable(uri.getPath()), e.getMessage());
+        long retryAfter = outage.retryAfterSeconds();
+        if (forPeople(uri, headers)) {
+            return Response.status(503).type(HTML).header("Retry-After", String.valueOf(retryAfter))
+                    .entity(outagePage(retryAfter)).build();
+        }
         return unavailable(new UnavailableException(Problem.of("database-unavailable", "Database unavailable", 503,
-                "The database is unavailable at the moment; nothing was done. Try again later."),
-                outage.retryAfterSeconds()), uri);
+                "The database is unavailable at the moment; nothing was done. Try again later."), retryAfter), uri);
+    }
+
+    /**
+     * Whether the refused request came from a person's browser on the admin page (SERVICE.md §8): a request under
+     * {@code /admin} that accepts HTML. Programs get problem+json as everywhere else.
+     */
+    private static boolean forPeople(UriInfo uri, HttpHeaders headers) {
+        String path = uri.getPath();
+        return (path.equals("/admin") || path.startsWith("/admin/"))
+                && headers.getAcceptableMediaTypes().stream().anyMatch(type -> !type.isWildcardType()
+                        && type.isCompatible(MediaType.TEXT_HTML_TYPE));
+    }
+
+    /**
+     * A plain page that says what happened and reloads itself after {@code retryAfter} seconds (a meta refresh, which
+     * the admin page's Content-Security-Policy allows: it is not a script). A form pressed during the outage did
+     * nothing; the reload is a GET of the page, so nothing is sent again.
+     */
+    static String outagePage(long retryAfter) {
+        return """
+                <!DOCTYPE html>
+                <html lang="en">
+                <head>
+                <meta charset="utf-8">
+                <meta http-equiv="refresh" content="%1$d; url=/admin">
+                <title>card-catalog: database unavailable</title>
+                </head>
+                <body>
+                <h1>The database is unavailable</h1>
+                <p>card-catalog cannot reach PostgreSQL at the moment, so this page cannot be shown and nothing was \
+                done. Work already accepted waits and carries on when the database is back.</p>
+                <p>This page tries again in %1$d s. <a href="/admin">Try again now</a>.</p>
+                </body>
+                </html>
+                """.formatted(retryAfter);
     }
 
     /** The problem with the challenge of the mechanism that refused the request, or of the first one configured. */

@@ -102,6 +102,16 @@ class OutageIT {
                     assertThat(unavailable.headers().firstValue("Retry-After")).as(read).hasValue("1");
                     assertThat(unavailable.body()).as(read).contains("/problems/database-unavailable");
                 }
+                // a person's browser on the admin page gets the same 503 as a page that says so and reloads itself
+                HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + "/admin"))
+                        .header("Authorization", TestUsers.OPERATOR_AUTHORIZATION)
+                        .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+                        .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(page.statusCode()).as(page.body()).isEqualTo(503);
+                assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=UTF-8");
+                assertThat(page.headers().firstValue("Retry-After")).hasValue("1");
+                assertThat(page.body()).contains("The database is unavailable")
+                        .contains("<meta http-equiv=\"refresh\" content=\"1; url=/admin\">");
 
                 await("the command to be held a while").atMost(Duration.ofSeconds(20))
                         .until(() -> metric(service, "jobs_commands_held_seconds") >= 5);
