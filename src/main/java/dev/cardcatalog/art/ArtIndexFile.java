@@ -225,13 +225,15 @@ public final class ArtIndexFile {
 
     /**
      * Deletes the index files of {@code directory} other than {@code keep} and the newest other one (newest by
-     * last-modified time, then by name). Other files are not touched.
+     * last-modified time, then by name), and the temporary {@code .part} files of writes that were cut short (a
+     * process killed while writing) once they are older than {@link #ABANDONED_PART_AGE}; a younger one may be a
+     * write still going on. Other files are not touched.
      *
      * @return the deleted files
      */
     public static List<Path> keepNewest(Path directory, Path keep) throws IOException {
         List<Path> files = list(directory);
-        List<Path> deleted = new ArrayList<>();
+        List<Path> deleted = new ArrayList<>(deleteAbandonedParts(directory));
         int kept = files.contains(keep) ? 1 : 0;
         for (Path file : files) {
             if (file.equals(keep)) {
@@ -244,6 +246,29 @@ public final class ArtIndexFile {
             }
         }
         return List.copyOf(deleted);
+    }
+
+    /** How old a {@code .part} file must be to count as left by a write that was cut short: one hour. */
+    public static final java.time.Duration ABANDONED_PART_AGE = java.time.Duration.ofHours(1);
+
+    /**
+     * Deletes the {@code .part} files of {@code directory} older than {@link #ABANDONED_PART_AGE}: what a write cut
+     * short leaves. A younger one may be a write still going on, and is left alone.
+     *
+     * @return the deleted files
+     */
+    public static List<Path> deleteAbandonedParts(Path directory) throws IOException {
+        List<Path> deleted = new ArrayList<>();
+        FileTime before = FileTime.from(java.time.Instant.now().minus(ABANDONED_PART_AGE));
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*.part")) {
+            for (Path part : stream) {
+                if (Files.isRegularFile(part) && Files.getLastModifiedTime(part).compareTo(before) < 0
+                        && Files.deleteIfExists(part)) {
+                    deleted.add(part);
+                }
+            }
+        }
+        return deleted;
     }
 
     /** The index files of {@code directory} (valid names only), newest first: last-modified time, then name. */

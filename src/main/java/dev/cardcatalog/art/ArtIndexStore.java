@@ -287,7 +287,10 @@ public class ArtIndexStore {
         }
     }
 
-    /** Deletes cached index files the table no longer keeps. */
+    /**
+     * Deletes cached index files the table no longer keeps, and temporary files of writes cut short
+     * ({@link ArtIndexFile#deleteAbandonedParts}); a younger temporary file may be a write going on, and stays.
+     */
     private void removeStaleCache() {
         Set<String> kept = new HashSet<>();
         try (Connection connection = dataSource.getConnection();
@@ -301,10 +304,12 @@ public class ArtIndexStore {
         }
         try (DirectoryStream<Path> files = Files.newDirectoryStream(cacheDirectory(), "art-index-*")) {
             for (Path file : files) {
-                if (!kept.contains(file.getFileName().toString())) {
+                String name = file.getFileName().toString();
+                if (!name.endsWith(".part") && !kept.contains(name)) {
                     Files.deleteIfExists(file);
                 }
             }
+            ArtIndexFile.deleteAbandonedParts(cacheDirectory());
         } catch (IOException e) {
             Log.warnf("the art index cache could not be tidied: %s", e.getMessage());
         }

@@ -179,6 +179,25 @@ class ArtIndexFileTest {
     }
 
     @Test
+    void aPartLeftByAWriteCutShortIsDeletedOnceItIsAnHourOldAndAYoungerOneIsLeftAlone() throws IOException {
+        // what a process killed inside writeIfMissing leaves: Files.createTempFile's name, ending in .part
+        Path old = Files.writeString(dir.resolve("art-index-v0-x.bin.gz12345.part"), "half an index");
+        Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(ArtIndexFile.ABANDONED_PART_AGE)
+                .minusSeconds(60)));
+        Path young = Files.writeString(dir.resolve("art-index-v0-y.bin.gz67890.part"), "a write going on");
+        Path notes = Files.writeString(dir.resolve("notes.part.txt"), "not a part");
+        Files.setLastModifiedTime(notes, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+
+        ArtIndexFile.Written written = ArtIndexFile.write(dir, "v1", DIGEST, entries(3, 15));
+
+        assertEquals(List.of(old), written.deleted());
+        assertFalse(Files.exists(old));
+        assertTrue(Files.exists(young));
+        assertTrue(Files.exists(notes));
+        assertTrue(Files.exists(written.file()));
+    }
+
+    @Test
     void theFileAskedForIsKeptEvenWhenItIsTheOldest() throws IOException {
         Path v1 = ArtIndexFile.write(dir, "v1", DIGEST, entries(3, 8)).file();
         Files.setLastModifiedTime(v1, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
