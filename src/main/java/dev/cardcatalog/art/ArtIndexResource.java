@@ -3,6 +3,7 @@ package dev.cardcatalog.art;
 import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
+import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
@@ -50,11 +51,16 @@ public class ArtIndexResource {
     private final ImageDecoder decoder;
     private final MatchLimit limit;
 
-    public ArtIndexResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit) {
+    public ArtIndexResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ArtConfig config) {
         this.store = store;
         this.catalog = catalog;
         this.limit = limit;
-        this.decoder = uploadDecoder();
+        if (config.uploadScaledDecoding()) {
+            this.decoder = uploadDecoder(); // logs which decoder serves uploads (ScaledJpegDecoder)
+        } else {
+            this.decoder = new ImageDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
+            Log.info("Uploaded JPEGs are decoded by ImageIO (card-catalog.art.upload-scaled-decoding=false)");
+        }
     }
 
     /**

@@ -75,8 +75,8 @@ class ScaledJpegDecodingTest {
         assertEquals(4, ImageDecoder.scaledReduction(838, 204)); // a 600 x 838 capture: 150 x 210
         assertEquals(4, ImageDecoder.scaledReduction(813, 204));
         assertEquals(2, ImageDecoder.scaledReduction(812, 204)); // 1/4 would be 203
-        assertEquals(2, ImageDecoder.scaledReduction(408, 204));
-        assertEquals(1, ImageDecoder.scaledReduction(407, 204));
+        assertEquals(2, ImageDecoder.scaledReduction(407, 204));
+        assertEquals(1, ImageDecoder.scaledReduction(406, 204)); // 1/2 would be 203: decoded by ImageIO
         assertEquals(1, ImageDecoder.scaledReduction(204, 0));
     }
 
