@@ -136,7 +136,8 @@ public final class ImageDecoder {
      * {@code ceil(height / r)} pixels, after the same checks as any JPEG (size caps from the header, the end-of-image
      * marker). The file goes the ImageIO way instead, exactly as with the four-argument constructor, when the scaled
      * decode cannot be trusted to give the same colours: a JPEG with 4 components (CMYK, YCCK: ImageMagick's
-     * formula is applied by ImageIO's path), one with an ICC profile (read raw through TwelveMonkeys), a scaled
+     * formula is applied by ImageIO's path), one with an ICC profile (read raw through TwelveMonkeys), one with an
+     * APP14 segment that is not a well-formed Adobe one (ImageIO's path reads it without), a scaled
      * result longer than {@code maxDecodedSide}, any warning or error of the native decoder (damaged data: ImageIO
      * then says why it is refused), or the native library not loaded on this platform.
      *
@@ -238,11 +239,20 @@ public final class ImageDecoder {
      */
     private RgbImage decodeScaled(byte[] body, JpegStructure jpeg) {
         int reduction = scaledReduction(Math.max(jpeg.width(), jpeg.height()), scaledFloor);
-        if (reduction == 1 || (jpeg.components() != 1 && jpeg.components() != 3) || jpeg.iccProfile()) {
+        if (reduction == 1 || (jpeg.components() != 1 && jpeg.components() != 3) || jpeg.iccProfile()
+                || malformedAdobe(body, jpeg)) {
             return null;
         }
         RgbImage image = ScaledJpegDecoder.decode(body, reduction);
         return image == null || Math.max(image.width(), image.height()) > maxDecodedSide ? null : image;
+    }
+
+    /**
+     * Whether the file has an APP14 segment that is not a well-formed Adobe one: ImageIO's path reads the file without
+     * it when it must, while libjpeg could take its colour transform.
+     */
+    private static boolean malformedAdobe(byte[] body, JpegStructure jpeg) {
+        return jpeg.metadata().stream().anyMatch(s -> s.optional() && (body[s.start() + 1] & 0xFF) == 0xEE);
     }
 
     /**

@@ -195,6 +195,40 @@ class ScaledJpegDecodingTest {
     }
 
     @Test
+    void brokenMetadataAroundWholePixelsIsIgnoredOnEitherPath() {
+        byte[] clean = TestImageFiles.jpeg(CardArtGenerator.card(6).render(1024, 1433, 1), 0.85f);
+        RgbImage scaled = decode(UPLOADS, clean);
+        assertEquals(256, scaled.width());
+        // garbage EXIF and XMP: libjpeg skips them, so the scaled path gives the clean file's pixels
+        byte[] garbage = new byte[300];
+        new Random(6).nextBytes(garbage);
+        for (byte[] segment : List.of(
+                BrokenJpegMetadataTest.segment(0xE1, concat("Exif\0\0".getBytes(StandardCharsets.US_ASCII), garbage)),
+                BrokenJpegMetadataTest.segment(0xE1, concat("http://ns.adobe.com/xap/1.0/\0"
+                        .getBytes(StandardCharsets.US_ASCII), garbage)))) {
+            byte[] broken = BrokenJpegMetadataTest.afterApp0(clean, new byte[][] {segment});
+            assertArrayEquals(scaled.pixels(), decode(UPLOADS, broken).pixels());
+        }
+        // an APP14 that is not a well-formed Adobe segment: libjpeg could read a colour transform from it, so the
+        // file goes ImageIO's way, which reads it without the segment when it must
+        for (byte[] payload : List.of(new byte[] {'A', 'd', 'o', 'b', 'e'},
+                new byte[] {'A', 'd', 'o', 'b', 'e', 0, 100, 0, 0, 0, 0, 7})) {
+            byte[] broken = BrokenJpegMetadataTest.afterApp0(clean,
+                    new byte[][] {BrokenJpegMetadataTest.segment(0xEE, payload)});
+            RgbImage image = decode(UPLOADS, broken);
+            assertEquals(512, image.width(), "ImageIO's path, " + payload.length + "-byte APP14");
+            assertArrayEquals(decode(IMAGEIO, broken).pixels(), image.pixels());
+            assertArrayEquals(decode(IMAGEIO, clean).pixels(), image.pixels());
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
     void dataTheNativeDecoderWarnsAboutTakesImageIOsPathAndItsRefusal() {
         byte[] jpeg = CaptureSimulator.captureJpeg(7, 9_200, CaptureSimulator.Severity.REALISTIC, 1024);
         int scan = scanData(jpeg);
