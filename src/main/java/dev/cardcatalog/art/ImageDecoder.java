@@ -238,13 +238,14 @@ public final class ImageDecoder {
      * the native decoder is unavailable or warns: the caller then reads it with ImageIO.
      */
     private RgbImage decodeScaled(byte[] body, JpegStructure jpeg) {
-        int reduction = scaledReduction(Math.max(jpeg.width(), jpeg.height()), scaledFloor);
-        if (reduction == 1 || (jpeg.components() != 1 && jpeg.components() != 3) || jpeg.iccProfile()
+        int longer = Math.max(jpeg.width(), jpeg.height());
+        int reduction = scaledReduction(longer, scaledFloor);
+        if (reduction == 1 || (longer + reduction - 1) / reduction > maxDecodedSide
+                || (jpeg.components() != 1 && jpeg.components() != 3) || jpeg.iccProfile()
                 || malformedAdobe(body, jpeg)) {
             return null;
         }
-        RgbImage image = ScaledJpegDecoder.decode(body, reduction);
-        return image == null || Math.max(image.width(), image.height()) > maxDecodedSide ? null : image;
+        return ScaledJpegDecoder.decode(body, reduction);
     }
 
     /**
