@@ -89,4 +89,12 @@ public interface ArtConfig {
      */
     @WithDefault("64M")
     MemorySize uploadBuffer();
+
+    /**
+     * Whether a large uploaded JPEG is decoded scaled while it is decoded (libjpeg-turbo's DCT scaling, down to no
+     * less than 204 pixels on its longer side; {@link ImageDecoder}). False: every upload is decoded by ImageIO, as
+     * before, whether or not the native library loads.
+     */
+    @WithDefault("true")
+    boolean uploadScaledDecoding();
 }

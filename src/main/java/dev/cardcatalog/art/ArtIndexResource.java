@@ -3,6 +3,7 @@ package dev.cardcatalog.art;
 import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
+import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
@@ -34,6 +35,14 @@ public class ArtIndexResource {
     private static final int MATCHES = 10;
     /** Longest side, in pixels, a capture is decoded at (larger ones are subsampled while they are read). */
     static final int MAX_DECODED_SIDE = 1024;
+    /**
+     * Shortest longer side, in pixels, a large JPEG capture is scaled down to while it is decoded (libjpeg-turbo's
+     * DCT scaling, {@link ImageDecoder}): the height of the index's own images (Scryfall {@code small}, 146 × 204),
+     * so a capture is never read coarser than what its artwork was fingerprinted from. Measured
+     * ({@code ScaledDecodeBench}, docs/benchmarks.md): down to 105 pixels every capture still found its artwork
+     * first and confident with the same distances; 204 keeps a margin for finer art than the generated one.
+     */
+    static final int SCALED_FLOOR = 204;
     /** Largest photo accepted, in bytes: the request body limit, {@code quarkus.http.limits.max-body-size}. */
     static final int MAX_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -42,14 +51,28 @@ public class ArtIndexResource {
     private final ImageDecoder decoder;
     private final MatchLimit limit;
 
-    public ArtIndexResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit) {
+    public ArtIndexResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ArtConfig config) {
         this.store = store;
         this.catalog = catalog;
         this.limit = limit;
-        // A photo may be larger than a Scryfall small image, but no larger than the request body limit. It is read
-        // at most 1,024 pixels on its longer side, far more than the fingerprint's 17 × 16 grid needs, so an
-        // 8,192 × 8,192 upload costs 4 MB of pixels instead of the heap.
-        this.decoder = new ImageDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
+        if (config.uploadScaledDecoding()) {
+            this.decoder = uploadDecoder(); // logs which decoder serves uploads (ScaledJpegDecoder)
+        } else {
+            this.decoder = new ImageDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
+            Log.info("Uploaded JPEGs are decoded by ImageIO (card-catalog.art.upload-scaled-decoding=false)");
+        }
+    }
+
+    /**
+     * The decoder of uploaded captures. A photo may be larger than a Scryfall small image, but no larger than the
+     * request body limit. A large JPEG is decoded scaled by 1/2, 1/4 or 1/8 down to no less than
+     * {@link #SCALED_FLOOR} pixels on its longer side (a 12-megapixel photo to 378 × 504), the cheapest decode and
+     * the fingerprint's own area averaging; any other image is read at most 1,024 pixels on its longer side by
+     * ImageIO (subsampled), far more than the fingerprint's 17 × 16 grid needs, so an 8,192 × 8,192 upload costs
+     * 4 MB of pixels instead of the heap.
+     */
+    public static ImageDecoder uploadDecoder() {
+        return new ImageDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, SCALED_FLOOR);
     }
 
     /**

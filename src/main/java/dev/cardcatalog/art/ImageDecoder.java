@@ -50,6 +50,10 @@ import javax.imageio.spi.ImageReaderSpi;
  *       its optional segments (EXIF and XMP APP1, ICC APP2, the other APPn, comments, an APP14 that is not a
  *       well-formed Adobe segment). Only the JFIF APP0 and a well-formed Adobe APP14 stay, since they say how to read
  *       the colours; the pixels, and so the fingerprint, are then those of the file without the broken part.</li>
+ *   <li>For uploaded captures only (the five-argument constructor), a large JPEG with 1 or 3 components and no ICC
+ *       profile is decoded scaled while it is decoded, by libjpeg-turbo's DCT scaling ({@link ScaledJpegDecoder}:
+ *       1/2, 1/4 or 1/8, a 1/8 pixel being the mean of its 8 × 8 block); anything that scaled decode cannot be
+ *       trusted with goes the ImageIO way above. The art build decodes Scryfall's images whole, through ImageIO.</li>
  *   <li>PNG (any bit depth, palette, grey, with or without alpha) through the JDK's PNG reader, ancillary chunks
  *       ignored (so no gamma or ICC handling either). 16-bit samples are scaled to 8 bits with rounding. Alpha is
  *       flattened on a white background: {@code out = round((c * a + 255 * (255 - a)) / 255)}. Collector leaves
@@ -87,6 +91,7 @@ public final class ImageDecoder {
     private final int maxSide;
     private final long maxPixels;
     private final int maxDecodedSide;
+    private final int scaledFloor;
 
     private final ImageReaderSpi jdkJpeg;
     private final ImageReaderSpi jdkPng;
@@ -120,13 +125,43 @@ public final class ImageDecoder {
      * @param maxDecodedSide longest side of the decoded image, in pixels
      */
     public ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide) {
+        this(maxBodyBytes, maxSide, maxPixels, maxDecodedSide, 0);
+    }
+
+    /**
+     * A decoder for uploaded captures that also decodes large JPEGs scaled while they are decoded
+     * ({@link ScaledJpegDecoder}: libjpeg-turbo's DCT scaling, where a 1/8 pixel is the mean of its 8 × 8 block).
+     * A JPEG whose longer side {@code L} is at least {@code 2 × scaledFloor} is decoded at the largest reduction
+     * {@code r} of 2, 4 or 8 that keeps {@code ceil(L / r) >= scaledFloor}, to {@code ceil(width / r)} ×
+     * {@code ceil(height / r)} pixels, after the same checks as any JPEG (size caps from the header, the end-of-image
+     * marker). The file goes the ImageIO way instead, exactly as with the four-argument constructor, when the scaled
+     * decode cannot be trusted to give the same colours: a JPEG with 4 components (CMYK, YCCK: ImageMagick's
+     * formula is applied by ImageIO's path), one with an ICC profile (read raw through TwelveMonkeys), one with an
+     * APP14 segment that is not a well-formed Adobe one (ImageIO's path reads it without), a scaled
+     * result longer than {@code maxDecodedSide}, any warning or error of the native decoder (damaged data: ImageIO
+     * then says why it is refused), or the native library not loaded on this platform.
+     *
+     * @param maxBodyBytes   largest body accepted, in bytes
+     * @param maxSide        largest declared width or height accepted, in pixels
+     * @param maxPixels      largest declared width × height accepted, in pixels
+     * @param maxDecodedSide longest side of the decoded image, in pixels
+     * @param scaledFloor    shortest longer side, in pixels, a JPEG is scaled down to while decoded; 0: never
+     */
+    public ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide, int scaledFloor) {
         if (maxBodyBytes < 1 || maxSide < 1 || maxPixels < 1 || maxDecodedSide < 1) {
             throw new IllegalArgumentException("limits must be positive");
+        }
+        if (scaledFloor < 0) {
+            throw new IllegalArgumentException("scaledFloor must be 0 (never) or positive, not " + scaledFloor);
         }
         this.maxBodyBytes = maxBodyBytes;
         this.maxSide = maxSide;
         this.maxPixels = maxPixels;
         this.maxDecodedSide = maxDecodedSide;
+        this.scaledFloor = scaledFloor;
+        if (scaledFloor > 0) {
+            ScaledJpegDecoder.available(); // loads the native library now, and logs which decoder serves
+        }
         this.jdkJpeg = jdkSpi(JDK_JPEG_SPI);
         this.jdkPng = jdkSpi(JDK_PNG_SPI);
     }
@@ -170,6 +205,10 @@ public final class ImageDecoder {
             throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
                     "the JPEG ends before its end-of-image marker (truncated file)");
         }
+        RgbImage scaled = decodeScaled(body, jpeg);
+        if (scaled != null) {
+            return scaled;
+        }
         // Metadata that is broken while the pixel data is whole is ignored, as browsers do (issue 12): an ICC
         // profile whose chunks do not fit together is dropped before reading, and any other metadata segment
         // (EXIF, XMP, ICC, comments, a malformed Adobe APP14) is dropped when the readers refuse the file with it.
@@ -191,6 +230,46 @@ public final class ImageDecoder {
             }
         }
         return toRgb(image);
+    }
+
+    /**
+     * The JPEG decoded scaled by libjpeg-turbo when this decoder scales, the file is one whose scaled colours are
+     * those ImageIO would give (1 or 3 components, no ICC profile), and it is large enough; null otherwise, and when
+     * the native decoder is unavailable or warns: the caller then reads it with ImageIO.
+     */
+    private RgbImage decodeScaled(byte[] body, JpegStructure jpeg) {
+        int longer = Math.max(jpeg.width(), jpeg.height());
+        int reduction = scaledReduction(longer, scaledFloor);
+        if (reduction == 1 || (longer + reduction - 1) / reduction > maxDecodedSide
+                || (jpeg.components() != 1 && jpeg.components() != 3) || jpeg.iccProfile()
+                || malformedAdobe(body, jpeg)) {
+            return null;
+        }
+        return ScaledJpegDecoder.decode(body, reduction);
+    }
+
+    /**
+     * Whether the file has an APP14 segment that is not a well-formed Adobe one: ImageIO's path reads the file without
+     * it when it must, while libjpeg could take its colour transform.
+     */
+    private static boolean malformedAdobe(byte[] body, JpegStructure jpeg) {
+        return jpeg.metadata().stream().anyMatch(s -> s.optional() && (body[s.start() + 1] & 0xFF) == 0xEE);
+    }
+
+    /**
+     * The largest of 8, 4 and 2 that keeps {@code ceil(longer / r) >= floor}, or 1 (no scaling) when none does or
+     * {@code floor} is 0.
+     */
+    static int scaledReduction(int longer, int floor) {
+        if (floor <= 0) {
+            return 1;
+        }
+        for (int r = 8; r > 1; r /= 2) {
+            if ((longer + r - 1) / r >= floor) {
+                return r;
+            }
+        }
+        return 1;
     }
 
     /**

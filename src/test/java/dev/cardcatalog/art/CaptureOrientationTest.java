@@ -81,9 +81,11 @@ class CaptureOrientationTest {
         for (int value = 1; value <= 8; value++) {
             byte[] stored = TestImageFiles.jpeg(ExifImages.stored(upright, value), 0.85f);
             byte[] photo = ExifImages.jpegWithExif(stored, ExifImages.orientationTiff(value, ByteOrder.BIG_ENDIAN));
-            // The same pixels, turned upright here by the EXIF table and sent as a PNG without a tag.
+            // The same pixels, turned upright here by the EXIF table and sent as a PNG without a tag. The pixels are
+            // those the service decodes the stored JPEG to: its upload decoder scales a capture this large (1/2 or
+            // 1/4, ArtIndexResource.SCALED_FLOOR) while the PNG, below its floor, is read as it is.
             byte[] shown = TestImageFiles.png(ExifImages.displayed(
-                    ImageOrientationTest.image(DECODER.decode(stored)), value));
+                    ImageOrientationTest.image(ArtIndexResource.uploadDecoder().decode(stored)), value));
 
             JsonPath answer = match("image/jpeg", photo);
 

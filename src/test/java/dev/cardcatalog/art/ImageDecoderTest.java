@@ -512,7 +512,7 @@ class ImageDecoderTest {
     }
 
     /** Inserts an APP2 ICC_PROFILE segment after the JFIF APP0 segment. */
-    private static byte[] withIccProfile(byte[] jpeg, ICC_Profile profile) {
+    static byte[] withIccProfile(byte[] jpeg, ICC_Profile profile) {
         byte[] data = profile.getData();
         byte[] id = "ICC_PROFILE\0".getBytes(StandardCharsets.US_ASCII);
         int length = 2 + id.length + 2 + data.length;

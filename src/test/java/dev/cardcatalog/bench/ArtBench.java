@@ -5,6 +5,7 @@ import dev.cardcatalog.art.CaptureQueries;
 import dev.cardcatalog.art.ExifImages;
 import dev.cardcatalog.art.ImageOrientation;
 import dev.cardcatalog.art.ArtIndexFile;
+import dev.cardcatalog.art.ArtIndexResource;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ImageDecodeException;
@@ -55,7 +56,12 @@ import java.util.stream.IntStream;
  */
 public final class ArtBench {
 
-    private static final ImageDecoder DECODER = new ImageDecoder();
+    /**
+     * The decoder uploads get ({@link ArtIndexResource#uploadDecoder}): captures of 407 pixels or more on their longer
+     * side are decoded scaled by libjpeg-turbo; the 146×204 index images are below its floor and decode exactly as
+     * with ImageIO alone.
+     */
+    private static final ImageDecoder DECODER = ArtIndexResource.uploadDecoder();
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** Part of the cached index's name: change it whenever CardArtGenerator draws differently. */

@@ -211,6 +211,10 @@ class ManifestsTest {
         assertThat(image.find()).isTrue();
         String options = value(env(container).get("JAVA_OPTS_APPEND"));
         assertThat(List.of(options.split("\\s+"))).containsAll(List.of(image.group(1).split("\\s+")));
+        // JavaCPP extracts the native JPEG decoder to its cache directory: on a writable volume, not ~/.javacpp
+        Matcher cache = Pattern.compile("-Dorg\\.bytedeco\\.javacpp\\.cachedir=(\\S+)").matcher(options);
+        assertThat(cache.find()).as("the JavaCPP cache directory is set").isTrue();
+        assertThat(mounts).anySatisfy(mount -> assertThat(cache.group(1)).startsWith(mount + "/"));
     }
 
     @Test

@@ -64,6 +64,18 @@ public final class CaptureSimulator {
         return TestImageFiles.jpeg(storing.apply(image), quality);
     }
 
+    /**
+     * As {@link #captureJpeg(long, long, Severity)}, {@code width} pixels wide instead of 300–600 (a phone photo's
+     * full size, for the decoder's scaled path); everything else is drawn from the seeds as there, so blur and noise
+     * are as many pixels as in a small capture.
+     */
+    public static byte[] captureJpeg(long artSeed, long captureSeed, Severity severity, int width) {
+        SplittableRandom r = new SplittableRandom(captureSeed * 0x9E3779B97F4A7C15L + artSeed);
+        BufferedImage image = captureImage(CardArtGenerator.card(artSeed), r, severity.factor, width);
+        float quality = (float) (0.85 - 0.30 * r.nextDouble() * Math.min(1, severity.factor));
+        return TestImageFiles.jpeg(image, quality);
+    }
+
     /** The capture of card {@code artSeed} made with {@code captureSeed}, before JPEG compression. */
     public static BufferedImage captureImage(long artSeed, long captureSeed) {
         SplittableRandom r = new SplittableRandom(captureSeed * 0x9E3779B97F4A7C15L + artSeed);
@@ -71,7 +83,14 @@ public final class CaptureSimulator {
     }
 
     private static BufferedImage captureImage(CardArtGenerator.Card card, SplittableRandom r, double f) {
-        final int width = 300 + r.nextInt(301);
+        return captureImage(card, r, f, -1);
+    }
+
+    /** {@code fixedWidth} pixels wide, or 300–600 when it is negative; the seed's draws are the same either way. */
+    private static BufferedImage captureImage(CardArtGenerator.Card card, SplittableRandom r, double f,
+            int fixedWidth) {
+        final int drawn = 300 + r.nextInt(301);
+        final int width = fixedWidth > 0 ? fixedWidth : drawn;
         final int height = (int) Math.round(width * 204.0 / 146.0);
 
         final double scale = 1 + (r.nextDouble() - 0.5) * 0.06 * f;

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Whole matches over HTTP (docs/benchmarks.md, "Whole matches over HTTP"): the packaged service started as the local
+# run starts it (embedded PostgreSQL and Kafka, the Scryfall stand-in), a refresh and the art build it starts (the
+# sample's artworks indexed), then `ab` with C concurrent clients for S seconds per photo: the stand-in's 146x204
+# picture of Dusk Legion Zealot, the same art at 1,024x1,433 and at 3,024x4,032. Prints requests/s, p50, p99 and
+# failures per photo, and checks the first match of each photo is the card's artwork, confident.
+#
+#   bench/match-http-bench.sh [--seconds 60] [--concurrency 8] [--port 18642] [--scaled true|false]
+#                             [--jvm-options "-Xmx256m -XX:+UseSerialGC"]
+#
+# --scaled false sets card-catalog.art.upload-scaled-decoding=false: every upload decoded by ImageIO, as before the
+# scaled decoder (for a before/after on the same machine). The service runs with the Deployment's heap and
+# collector unless --jvm-options says otherwise. Needs `ab` (Debian: apt-get install -y apache2-utils) and curl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_PHOTO=60
+CONCURRENCY=8
+PORT=18642
+SCALED=true
+JVM_OPTIONS="-Xmx256m -XX:+UseSerialGC"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) SECONDS_PER_PHOTO=$2; shift 2 ;;
+    --concurrency) CONCURRENCY=$2; shift 2 ;;
+    --port) PORT=$2; shift 2 ;;
+    --scaled) SCALED=$2; shift 2 ;;
+    --jvm-options) JVM_OPTIONS=$2; shift 2 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+for tool in ab curl; do
+  command -v "$tool" >/dev/null || { echo "$tool is missing (Debian: apt-get install -y apache2-utils curl)" >&2; exit 1; }
+done
+CARD=98a9ef61-1c6d-49d1-b185-2b022482b442   # Dusk Legion Zealot, in the bundled sample
+ARTWORK=1f0a4bfa-a829-4578-8564-54ade1dda937  # its illustration_id
+DIR=$(pwd)/target/match-http-bench
+rm -rf "$DIR/local"
+mkdir -p "$DIR"
+
+source bench/common.sh
+
+java -cp "$CP" dev.cardcatalog.bench.MatchPhotos "$DIR/photos" "$CARD"
+
+: > "$DIR/local.log"
+echo "starting the local run on port $PORT (service JVM options: $JVM_OPTIONS; scaled decoding: $SCALED) ..."
+java -cp "$CP" -Dlocal.port="$PORT" -Dlocal.dir="$DIR/local" \
+  -Dlocal.jvm-options="$JVM_OPTIONS -Dorg.bytedeco.javacpp.cachedir=$DIR/javacpp -Dcard-catalog.art.upload-scaled-decoding=$SCALED" \
+  dev.cardcatalog.testing.LocalRun > "$DIR/local.log" 2>&1 &
+LOCAL_PID=$!
+trap 'kill $LOCAL_PID 2>/dev/null; wait $LOCAL_PID 2>/dev/null || true' EXIT
+for _ in $(seq 1 360); do
+  grep -q '^Its password:' "$DIR/local.log" && break
+  kill -0 $LOCAL_PID 2>/dev/null || { cat "$DIR/local.log"; echo "the local run ended" >&2; exit 1; }
+  sleep 1
+done
+PASSWORD=$(awk '/^Its password:/{print $3}' "$DIR/local.log")
+[ -n "$PASSWORD" ] || { cat "$DIR/local.log"; echo "the local run did not start" >&2; exit 1; }
+BASE=http://localhost:$PORT
+
+echo "refresh, then the art build it starts ..."
+curl -fsS -u "operator:$PASSWORD" -X POST "$BASE/api/refreshes" >/dev/null
+for _ in $(seq 1 600); do
+  curl -fsS -o /dev/null "$BASE/api/art-index" 2>/dev/null && break
+  sleep 2
+done
+curl -fsS "$BASE/api/art-index" || { echo "no art index after 20 minutes" >&2; exit 1; }
+echo
+
+echo
+echo "which decoder serves uploads: $(grep -o 'Uploaded JPEGs are decoded[^(]*' "$DIR/local.log" | head -1)"
+echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-22s %10s %12s %8s %8s %9s %s\n' photo bytes requests/s p50_ms p99_ms failures "first match"
+for photo in small 1024 12mp; do
+  FILE="$DIR/photos/$photo.jpg"
+  FIRST=$(curl -fsS -X POST -H 'Content-Type: image/jpeg' --data-binary @"$FILE" "$BASE/api/art-index/matches" \
+    | python3 -c 'import json,sys; m=json.load(sys.stdin)["matches"][0]; print(m["illustration_id"], m["distance"], m["confident"], m["rotation"])')
+  set -- $FIRST
+  if [ "$1" != "$ARTWORK" ] || [ "$3" != "True" ]; then
+    echo "$photo: the first match is $FIRST, not artwork $ARTWORK confident" >&2
+    exit 1
+  fi
+  ab -q -c "$CONCURRENCY" -t "$SECONDS_PER_PHOTO" -n 1000000 -T image/jpeg -p "$FILE" \
+    "$BASE/api/art-index/matches" > "$DIR/ab-$photo.txt" 2>&1
+  RPS=$(awk '/^Requests per second:/{print $4}' "$DIR/ab-$photo.txt")
+  P50=$(awk '$1=="50%"{print $2}' "$DIR/ab-$photo.txt")
+  P99=$(awk '$1=="99%"{print $2}' "$DIR/ab-$photo.txt")
+  FAILED=$(awk '/^Failed requests:/{print $3}' "$DIR/ab-$photo.txt")
+  NON2XX=$(awk '/^Non-2xx responses:/{print $3}' "$DIR/ab-$photo.txt")
+  DIM=$(python3 -c "
+import struct,sys
+b=open('$FILE','rb').read(); i=2
+while i<len(b):
+  m=b[i+1]; n=struct.unpack('>H',b[i+2:i+4])[0]
+  if 0xC0<=m<=0xCF and m not in (0xC4,0xC8,0xCC): h,w=struct.unpack('>HH',b[i+5:i+9]); print(f'{w}x{h}'); break
+  i+=2+n")
+  printf '%-22s %10s %12s %8s %8s %9s %s\n' "$DIM" "$(stat -c %s "$FILE")" "$RPS" "$P50" "$P99" \
+    "${FAILED:-0}+${NON2XX:-0}" "distance $2, confident, rotation $4"
+  echo "  (load average after: $(cut -d' ' -f1-3 /proc/loadavg))"
+done
+echo "(failures: failed requests + non-2xx answers, as ab counts them; ab's own report per photo in $DIR/ab-*.txt)"

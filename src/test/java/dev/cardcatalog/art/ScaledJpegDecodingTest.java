@@ -1,0 +1,344 @@
+package dev.cardcatalog.art;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.CardArtGenerator;
+import dev.cardcatalog.testing.TestImageFiles;
+import java.awt.color.ColorSpace;
+import java.awt.color.ICC_Profile;
+import java.awt.image.BufferedImage;
+import java.awt.image.DataBuffer;
+import java.awt.image.Raster;
+import java.awt.image.WritableRaster;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The upload decoder's scaled path ({@link ArtIndexResource#uploadDecoder}, {@link ScaledJpegDecoder}): a large JPEG
+ * is decoded by libjpeg-turbo at 1/2, 1/4 or 1/8 and still matches its artwork; every file whose scaled decode
+ * cannot be trusted takes ImageIO's path and gives exactly what the decoder without the scaled path gives. Which
+ * path a file took shows in its size: the scaled path gives {@code ceil(side / r)}, ImageIO's subsampling
+ * {@code ceil(side / step)} with {@code step = ceil(longer / 1024)}.
+ */
+class ScaledJpegDecodingTest {
+
+    private static final int ARTWORKS = 100;
+    /** The same limits as the upload decoder, without the scaled path: what ImageIO's path gives. */
+    private static final ImageDecoder IMAGEIO = new ImageDecoder(ArtIndexResource.MAX_BODY_BYTES, 8192,
+            8192L * 8192L, ArtIndexResource.MAX_DECODED_SIDE);
+    private static final ImageDecoder UPLOADS = ArtIndexResource.uploadDecoder();
+
+    private static ArtMatcher matcher;
+
+    @BeforeAll
+    static void indexTheGeneratedArtworks() {
+        ImageDecoder plain = new ImageDecoder();
+        matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), IntStream.range(0, ARTWORKS).parallel()
+                .mapToObj(seed -> new ArtIndexFile.Entry(artworkId(seed), ArtFingerprint.compute(
+                        decode(plain, CardArtGenerator.smallJpeg(seed)), ArtSettings.FROZEN.zeroOffset())))
+                .toList());
+    }
+
+    @Test
+    void theNativeDecoderLoadsOnTheBuildsPlatform() {
+        // the build bundles the linux-x86_64 libraries; elsewhere uploads go ImageIO's way (tested below)
+        boolean bundled = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux")
+                && System.getProperty("os.arch").matches("amd64|x86_64");
+        assertEquals(bundled, ScaledJpegDecoder.available(), "why not: " + ScaledJpegDecoder.unavailableReason());
+    }
+
+    @Test
+    void theFloorPicksTheLargestReductionThatKeepsTheLongerSideAtOrAboveIt() {
+        assertEquals(8, ImageDecoder.scaledReduction(4032, 204)); // 12 MP: 378 x 504
+        assertEquals(4, ImageDecoder.scaledReduction(1433, 204)); // 256 x 359 (1/8 would be 180)
+        assertEquals(4, ImageDecoder.scaledReduction(838, 204)); // a 600 x 838 capture: 150 x 210
+        assertEquals(4, ImageDecoder.scaledReduction(813, 204));
+        assertEquals(2, ImageDecoder.scaledReduction(812, 204)); // 1/4 would be 203
+        assertEquals(2, ImageDecoder.scaledReduction(407, 204));
+        assertEquals(1, ImageDecoder.scaledReduction(406, 204)); // 1/2 would be 203: decoded by ImageIO
+        assertEquals(1, ImageDecoder.scaledReduction(204, 0));
+    }
+
+    @Test
+    void largeCapturesAreDecodedScaledAndFindTheirArtworkConfident() {
+        List<String> misses = new ArrayList<>();
+        for (int seed = 0; seed < 8; seed++) {
+            byte[] capture = CaptureSimulator.captureJpeg(seed, 9_000 + seed, CaptureSimulator.Severity.REALISTIC,
+                    1024);
+            byte[] clean = TestImageFiles.jpeg(CardArtGenerator.card(seed).render(1024, 1433, 1), 0.85f);
+            for (byte[] photo : List.of(capture, clean)) {
+                RgbImage image = decode(UPLOADS, photo);
+                // 1,024 x 1,431 or 1,433 at 1/4: the scaled path, not ImageIO's 512 x 716
+                assertEquals(256, image.width());
+                assertTrue(image.height() == 358 || image.height() == 359, "height " + image.height());
+                ArtMatcher.Match first = matcher.nearest(CaptureQueries.of(image), 10).get(0);
+                if (!first.artworkId().equals(artworkId(seed)) || !first.confident()
+                        || CaptureQueries.turnOf(first.query()) != 0) {
+                    misses.add("artwork " + seed + " -> " + first);
+                }
+            }
+        }
+        assertEquals(List.of(), misses);
+    }
+
+    @Test
+    void anExifOrientationIsAppliedToTheScaledPicture() throws IOException {
+        byte[] upright = CaptureSimulator.captureJpeg(3, 9_100, CaptureSimulator.Severity.REALISTIC, 1024);
+        for (int orientation : new int[] {3, 5, 6, 8}) {
+            BufferedImage stored = ExifImages.stored(ImageIO.read(new ByteArrayInputStream(upright)), orientation);
+            byte[] photo = ExifImages.jpegWithExif(TestImageFiles.jpeg(stored, 0.85f),
+                    ExifImages.orientationTiff(orientation, ByteOrder.BIG_ENDIAN));
+            RgbImage decoded = decode(UPLOADS, photo);
+            assertEquals(358, Math.max(decoded.width(), decoded.height()), "scaled 1/4, stored " + orientation);
+            RgbImage image = ImageOrientation.upright(decoded, ImageOrientation.of(photo));
+            assertEquals(256, image.width(), "turned upright, orientation " + orientation);
+            ArtMatcher.Match first = matcher.nearest(CaptureQueries.of(image), 10).get(0);
+            assertEquals(artworkId(3), first.artworkId(), "orientation " + orientation);
+            assertTrue(first.confident(), "orientation " + orientation + ": " + first);
+            assertEquals(0, CaptureQueries.turnOf(first.query()), "orientation " + orientation + ": " + first);
+        }
+    }
+
+    @Test
+    void aScaledPixelIsTheMeanOfItsEightByEightBlock() {
+        // 1,001 x 1,403: neither side a multiple of 8, and grey rows not a whole number of 4-pixel words
+        BufferedImage colour = CardArtGenerator.card(21).render(1001, 1403, 1);
+        BufferedImage grey = new BufferedImage(1001, 1403, BufferedImage.TYPE_BYTE_GRAY);
+        grey.getGraphics().drawImage(colour, 0, 0, null);
+        for (BufferedImage picture : List.of(colour, grey)) {
+            byte[] jpeg = TestImageFiles.jpeg(picture, 0.9f);
+            RgbImage whole = decode(new ImageDecoder(), jpeg);
+            RgbImage eighth = ScaledJpegDecoder.decode(jpeg, 8);
+            assertNotNull(eighth);
+            assertEquals(126, eighth.width());
+            assertEquals(176, eighth.height());
+            double[] error = new double[3];
+            for (int y = 0; y < eighth.height(); y++) {
+                for (int x = 0; x < eighth.width(); x++) {
+                    int[] mean = blockMean(whole, x * 8, y * 8);
+                    int rgb = eighth.rgb(x, y);
+                    for (int c = 0; c < 3; c++) {
+                        error[c] += Math.abs(((rgb >> (16 - 8 * c)) & 0xFF) - mean[c]);
+                    }
+                }
+            }
+            int pixels = eighth.width() * eighth.height();
+            for (int c = 0; c < 3; c++) {
+                error[c] /= pixels;
+                // measured: colour 0.24, 0.16, 0.34 (4:2:0 chroma, upsampled); grey 0.03 (rounding alone)
+                double bound = picture == grey ? 0.1 : 1.0;
+                assertTrue(error[c] <= bound, String.format(Locale.ROOT, "%s channel %d: mean error %.3f",
+                        picture.getType() == BufferedImage.TYPE_BYTE_GRAY ? "grey" : "colour", c, error[c]));
+            }
+            if (picture == grey) {
+                for (int p : eighth.pixels()) {
+                    assertEquals(p & 0xFF, (p >> 8) & 0xFF);
+                    assertEquals(p & 0xFF, (p >> 16) & 0xFF);
+                }
+            }
+        }
+    }
+
+    @Test
+    void fourComponentJpegsTakeImageIOsPath() {
+        // Adobe CMYK (transform 0) and YCCK (transform 2), 1,100 x 1,540: large enough to be scaled otherwise
+        int w = 1100;
+        int h = 1540;
+        for (int transform : new int[] {0, 2}) {
+            WritableRaster raster = Raster.createInterleavedRaster(DataBuffer.TYPE_BYTE, w, h, 4, null);
+            for (int y = 0; y < h; y++) {
+                for (int x = 0; x < w; x++) {
+                    raster.setSample(x, y, 0, (x * 255) / w);
+                    raster.setSample(x, y, 1, (y * 255) / h);
+                    raster.setSample(x, y, 2, ((x + y) / 9) & 0xFF);
+                    raster.setSample(x, y, 3, 200 - (x * 100) / w);
+                }
+            }
+            byte[] jpeg = TestImageFiles.adobeFourComponentJpeg(raster, transform, 0.9f);
+            RgbImage image = decode(UPLOADS, jpeg);
+            assertEquals(550, image.width(), "subsampled by ImageIO, every 2nd pixel (transform " + transform + ")");
+            assertArrayEquals(decode(IMAGEIO, jpeg).pixels(), image.pixels());
+        }
+    }
+
+    @Test
+    void iccTaggedJpegsTakeImageIOsPath() {
+        byte[] plain = TestImageFiles.jpeg(CardArtGenerator.card(5).render(1024, 1433, 1), 0.85f);
+        for (int space : new int[] {ColorSpace.CS_sRGB, ColorSpace.CS_LINEAR_RGB}) {
+            byte[] tagged = ImageDecoderTest.withIccProfile(plain, ICC_Profile.getInstance(space));
+            RgbImage image = decode(UPLOADS, tagged);
+            assertEquals(512, image.width(), "subsampled by ImageIO (TwelveMonkeys, raw)");
+            assertArrayEquals(decode(IMAGEIO, tagged).pixels(), image.pixels());
+        }
+        assertEquals(256, decode(UPLOADS, plain).width(), "the same file without its profile is scaled");
+    }
+
+    @Test
+    void brokenMetadataAroundWholePixelsIsIgnoredOnEitherPath() {
+        byte[] clean = TestImageFiles.jpeg(CardArtGenerator.card(6).render(1024, 1433, 1), 0.85f);
+        RgbImage scaled = decode(UPLOADS, clean);
+        assertEquals(256, scaled.width());
+        // garbage EXIF and XMP: libjpeg skips them, so the scaled path gives the clean file's pixels
+        byte[] garbage = new byte[300];
+        new Random(6).nextBytes(garbage);
+        for (byte[] segment : List.of(
+                BrokenJpegMetadataTest.segment(0xE1, concat("Exif\0\0".getBytes(StandardCharsets.US_ASCII), garbage)),
+                BrokenJpegMetadataTest.segment(0xE1, concat("http://ns.adobe.com/xap/1.0/\0"
+                        .getBytes(StandardCharsets.US_ASCII), garbage)))) {
+            byte[] broken = BrokenJpegMetadataTest.afterApp0(clean, new byte[][] {segment});
+            assertArrayEquals(scaled.pixels(), decode(UPLOADS, broken).pixels());
+        }
+        // an APP14 that is not a well-formed Adobe segment: libjpeg could read a colour transform from it, so the
+        // file goes ImageIO's way, which reads it without the segment when it must
+        for (byte[] payload : List.of(new byte[] {'A', 'd', 'o', 'b', 'e'},
+                new byte[] {'A', 'd', 'o', 'b', 'e', 0, 100, 0, 0, 0, 0, 7})) {
+            byte[] broken = BrokenJpegMetadataTest.afterApp0(clean,
+                    new byte[][] {BrokenJpegMetadataTest.segment(0xEE, payload)});
+            RgbImage image = decode(UPLOADS, broken);
+            assertEquals(512, image.width(), "ImageIO's path, " + payload.length + "-byte APP14");
+            assertArrayEquals(decode(IMAGEIO, broken).pixels(), image.pixels());
+            assertArrayEquals(decode(IMAGEIO, clean).pixels(), image.pixels());
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
+    void dataTheNativeDecoderWarnsAboutTakesImageIOsPathAndItsRefusal() {
+        byte[] jpeg = CaptureSimulator.captureJpeg(7, 9_200, CaptureSimulator.Severity.REALISTIC, 1024);
+        int scan = scanData(jpeg);
+        // cut inside the entropy-coded data and closed with an end-of-image marker: the marker walk finds it
+        // whole, libjpeg warns of a premature end of the data segment
+        for (double at : new double[] {0.2, 0.5, 0.9}) {
+            int cut = scan + (int) ((jpeg.length - 2 - scan) * at);
+            byte[] truncated = Arrays.copyOf(jpeg, cut + 2);
+            truncated[cut] = (byte) 0xFF;
+            truncated[cut + 1] = (byte) 0xD9;
+            assertNull(ScaledJpegDecoder.decode(truncated, 4), "the native decoder warns (cut at " + at + ")");
+            assertEquals(outcome(IMAGEIO, truncated), outcome(UPLOADS, truncated), "cut at " + at);
+        }
+        // bytes changed in the entropy-coded data: where libjpeg warns, ImageIO decides; elsewhere the scaled
+        // picture stands
+        Random random = new Random(15);
+        int fellBack = 0;
+        int scaled = 0;
+        for (int k = 0; k < 60; k++) {
+            byte[] damaged = jpeg.clone();
+            for (int flips = 1 + random.nextInt(6); flips > 0; flips--) {
+                damaged[scan + random.nextInt(jpeg.length - 2 - scan)] = (byte) random.nextInt(256);
+            }
+            RgbImage nativeImage = ScaledJpegDecoder.decode(damaged, 4);
+            String expected = nativeImage == null ? outcome(IMAGEIO, damaged) : describe(nativeImage);
+            assertEquals(expected, outcome(UPLOADS, damaged), "damaged JPEG " + k);
+            if (nativeImage == null) {
+                fellBack++;
+            } else {
+                scaled++;
+            }
+        }
+        assertTrue(fellBack > 0 && scaled > 0, fellBack + " fell back, " + scaled + " scaled");
+    }
+
+    @Test
+    void withoutTheNativeLibraryUploadsAreDecodedByImageIO(@TempDir Path dir) throws Exception {
+        // Another JVM told it runs on a platform whose libraries the build does not bundle: the library does not
+        // load, the decoder says so once at INFO and reads the photo with ImageIO.
+        Path photo = dir.resolve("photo.jpg");
+        Files.write(photo, TestImageFiles.jpeg(CardArtGenerator.card(9).render(1024, 1433, 1), 0.85f));
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dorg.bytedeco.javacpp.platform=linux-riscv64",
+                "-Dorg.bytedeco.javacpp.cachedir=" + dir.resolve("cache"),
+                "-cp", System.getProperty("java.class.path"), DecodeOnePhoto.class.getName(), photo.toString())
+                .redirectErrorStream(true).start();
+        assertTrue(child.waitFor(120, TimeUnit.SECONDS), "the child JVM ended");
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, child.exitValue(), output);
+        assertTrue(output.contains("Uploaded JPEGs are decoded by ImageIO: the native JPEG decoder did not load"),
+                output);
+        assertTrue(output.contains("decoded 512x717"), output);
+    }
+
+    /** Decodes the file named by its argument with the upload decoder and prints its size. */
+    public static final class DecodeOnePhoto {
+        public static void main(String[] args) throws Exception {
+            RgbImage image = ArtIndexResource.uploadDecoder().decode(Files.readAllBytes(Path.of(args[0])));
+            System.out.println("decoded " + image.width() + "x" + image.height());
+        }
+    }
+
+    /** Where the first scan's entropy-coded data starts: after the SOS segment. */
+    private static int scanData(byte[] jpeg) {
+        for (int k = 2; k + 3 < jpeg.length; k++) {
+            if ((jpeg[k] & 0xFF) == 0xFF && (jpeg[k + 1] & 0xFF) == 0xDA) {
+                return k + 2 + (((jpeg[k + 2] & 0xFF) << 8) | (jpeg[k + 3] & 0xFF));
+            }
+        }
+        throw new AssertionError("no SOS marker");
+    }
+
+    /** The size and a digest of the pixels, or the kind of refusal. */
+    private static String outcome(ImageDecoder decoder, byte[] body) {
+        try {
+            return describe(decoder.decode(body));
+        } catch (ImageDecodeException e) {
+            return "refused " + e.kind();
+        }
+    }
+
+    private static String describe(RgbImage image) {
+        return image.width() + "x" + image.height() + " #" + Arrays.hashCode(image.pixels());
+    }
+
+    /** The mean of each channel over the 8 × 8 block at ({@code x0}, {@code y0}), cut at the image's edges. */
+    private static int[] blockMean(RgbImage image, int x0, int y0) {
+        long[] sum = new long[3];
+        int n = 0;
+        for (int y = y0; y < Math.min(y0 + 8, image.height()); y++) {
+            for (int x = x0; x < Math.min(x0 + 8, image.width()); x++) {
+                int rgb = image.rgb(x, y);
+                sum[0] += (rgb >> 16) & 0xFF;
+                sum[1] += (rgb >> 8) & 0xFF;
+                sum[2] += rgb & 0xFF;
+                n++;
+            }
+        }
+        return new int[] {(int) ((sum[0] + n / 2) / n), (int) ((sum[1] + n / 2) / n), (int) ((sum[2] + n / 2) / n)};
+    }
+
+    private static UUID artworkId(int seed) {
+        return UUID.nameUUIDFromBytes(("artwork-" + seed).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static RgbImage decode(ImageDecoder decoder, byte[] jpeg) {
+        try {
+            return decoder.decode(jpeg);
+        } catch (ImageDecodeException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
