@@ -92,9 +92,10 @@ class ScaledJpegDecodingTest {
                 // 1,024 x 1,431 or 1,433 at 1/4: the scaled path, not ImageIO's 512 x 716
                 assertEquals(256, image.width());
                 assertTrue(image.height() == 358 || image.height() == 359, "height " + image.height());
-                ArtMatcher.Match first = matcher.nearest(CaptureQueries.of(image), 10).get(0);
+                CaptureQueries queries = CaptureQueries.of(image);
+                ArtMatcher.Match first = matcher.nearest(queries.fingerprints(), 10).get(0);
                 if (!first.artworkId().equals(artworkId(seed)) || !first.confident()
-                        || CaptureQueries.turnOf(first.query()) != 0) {
+                        || queries.turnOf(first.query()) != 0) {
                     misses.add("artwork " + seed + " -> " + first);
                 }
             }
@@ -113,10 +114,11 @@ class ScaledJpegDecodingTest {
             assertEquals(358, Math.max(decoded.width(), decoded.height()), "scaled 1/4, stored " + orientation);
             RgbImage image = ImageOrientation.upright(decoded, ImageOrientation.of(photo));
             assertEquals(256, image.width(), "turned upright, orientation " + orientation);
-            ArtMatcher.Match first = matcher.nearest(CaptureQueries.of(image), 10).get(0);
+            CaptureQueries queries = CaptureQueries.of(image);
+            ArtMatcher.Match first = matcher.nearest(queries.fingerprints(), 10).get(0);
             assertEquals(artworkId(3), first.artworkId(), "orientation " + orientation);
             assertTrue(first.confident(), "orientation " + orientation + ": " + first);
-            assertEquals(0, CaptureQueries.turnOf(first.query()), "orientation " + orientation + ": " + first);
+            assertEquals(0, queries.turnOf(first.query()), "orientation " + orientation + ": " + first);
         }
     }
 

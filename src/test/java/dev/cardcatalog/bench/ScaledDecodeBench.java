@@ -24,8 +24,9 @@ import java.util.stream.IntStream;
 /**
  * How the upload decoder's scaled path (libjpeg-turbo's DCT scaling) compares with today's ImageIO subsampling, on
  * large JPEGs of generated artworks: per way of decoding, the decoded size, the single-thread CPU time of the decode
- * and of the 24 query fingerprints ({@link CaptureQueries}), and the accuracy (own artwork first and confident,
- * the own distance and the margin to the nearest other artwork) against an index of the artworks' 146×204 images.
+ * and of the query fingerprints ({@link CaptureQueries}: 12 for a card-shaped photo), and the accuracy (own
+ * artwork first and confident, the own distance and the margin to the nearest other artwork) against an index of
+ * the artworks' 146×204 images.
  * It is what chose the floor of the scaled path ({@code ArtIndexResource.SCALED_FLOOR}). Not a test; asserts nothing.
  *
  * <p>Two kinds of photo per width: the card drawn clean at that size (as the HTTP benchmark's images), and a
@@ -116,7 +117,7 @@ public final class ScaledDecodeBench {
             long t1 = THREADS.getCurrentThreadCpuTime();
             byte[][] queries = null;
             for (int i = 0; i < repeats; i++) {
-                queries = CaptureQueries.of(image);
+                queries = CaptureQueries.of(image).fingerprints();
             }
             long t2 = THREADS.getCurrentThreadCpuTime();
             decodeMs[k] = (t1 - t0) / 1e6 / repeats;
