@@ -257,7 +257,8 @@ class ArtBuildTest {
         standIn.reset();
         Fault[] faults = new Fault[101];
         java.util.Arrays.fill(faults, Fault.pass());
-        faults[100] = Fault.status(429).header("Retry-After", "45");
+        // longer than MAX_BACK_OFF (4 s in ArtProfile, 30 s by default): the call ends and the job waits 6 s
+        faults[100] = Fault.status(429).header("Retry-After", "6");
         // an art build requests images only, on two hosts' paths: queue on "/" to count them all
         standIn.enqueue("/", faults);
 
@@ -266,14 +267,14 @@ class ArtBuildTest {
         JsonPath waiting = Jobs.awaitState(jobId, Duration.ofSeconds(60), Set.of("waiting"));
 
         assertThat(waiting.getString("runs[0].status")).isEqualTo("failed");
-        assertThat(waiting.getString("runs[0].message")).contains("429").contains("asking for 45 s");
+        assertThat(waiting.getString("runs[0].message")).contains("429").contains("asking for 6 s");
         assertThat(waiting.getLong("runs[0].counts.fingerprinted")).isEqualTo(100);
         List<RecordedRequest> beforeRetry = imageRequests();
         assertThat(beforeRetry).hasSize(101); // no image requested after the 429
         Instant rateLimitedAt = beforeRetry.get(100).receivedAt();
         Instant retryAt = Instant.parse(waiting.getString("retry_at"));
-        assertThat(Duration.between(rateLimitedAt, retryAt)).isBetween(Duration.ofSeconds(44),
-                Duration.ofSeconds(46));
+        assertThat(Duration.between(rateLimitedAt, retryAt)).isBetween(Duration.ofSeconds(5),
+                Duration.ofSeconds(7));
 
         JsonPath done = Jobs.awaitState(jobId, Duration.ofSeconds(120), Jobs.FINISHED);
         assertThat(done.getString("state")).isEqualTo("succeeded");

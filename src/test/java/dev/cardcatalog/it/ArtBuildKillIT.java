@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestDatabase;
@@ -29,7 +30,7 @@ class ArtBuildKillIT {
     private static final Map<String, String> CONFIG = Map.of(
             "card-catalog.art.enabled", "false",
             "card-catalog.art.image-hosts", "cards.scryfall.io,c1.scryfall.com",
-            "card-catalog.scryfall.image-spacing", "20ms",
+            "card-catalog.scryfall.image-spacing", "2ms",
             "card-catalog.jobs.art-build-stale-after", "4s",
             "card-catalog.jobs.sweep-interval", "1s",
             "card-catalog.jobs.progress-interval", "500ms");
@@ -47,6 +48,11 @@ class ArtBuildKillIT {
             TestDatabase.execute("TRUNCATE art_fingerprint");
             TestData.deleteTree(Path.of("target/it-instances/art/art"));
             standIn.reset();
+            // 130 images, then one served slowly (about 10 s, 1 KiB a second): the build is under way when killed
+            Fault[] faults = new Fault[131];
+            java.util.Arrays.fill(faults, Fault.pass());
+            faults[130] = Fault.slowBody(1024, Duration.ofSeconds(1));
+            standIn.enqueue("/", faults);
             String jobId = post(first, "/api/art-builds");
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 Object done = job(first, jobId).get("runs[0].counts.fingerprinted");

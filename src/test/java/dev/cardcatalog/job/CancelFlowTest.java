@@ -205,6 +205,12 @@ class CancelFlowTest {
     @Test
     void aRunningArtBuildStopsAtItsNextArtworkKeepsItsFingerprintsAndPublishesNothing() {
         refresh();
+        // eighty images, then one served slowly (about 10 s, 1 KiB a second): the build is running when the cancel
+        // comes
+        Fault[] faults = new Fault[81];
+        Arrays.fill(faults, Fault.pass());
+        faults[80] = Fault.slowBody(1024, Duration.ofSeconds(1));
+        standIn.enqueue("/", faults);
         String id = postArtBuild("{}");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
             JsonPath job = Jobs.get(id);

@@ -35,7 +35,7 @@ class DelayRelayTest {
         long now = System.currentTimeMillis();
         String later = command(UUID.randomUUID());
         String sooner = command(UUID.randomUUID());
-        long laterDue = now + 20_000;
+        long laterDue = now + 10_000;
         long soonerDue = now + 2_000;
         // same key, same partition: the later one is ahead of the sooner one
         TestKafka.send(DELAYED, "refresh", later.getBytes(StandardCharsets.UTF_8), delayedHeaders(1, laterDue));
