@@ -50,8 +50,8 @@ import javax.imageio.spi.ImageReaderSpi;
  *       its optional segments (EXIF and XMP APP1, ICC APP2, the other APPn, comments, an APP14 that is not a
  *       well-formed Adobe segment). Only the JFIF APP0 and a well-formed Adobe APP14 stay, since they say how to read
  *       the colours; the pixels, and so the fingerprint, are then those of the file without the broken part.</li>
- *   <li>For uploaded captures only (the five-argument constructor), a large JPEG with 1 or 3 components and no ICC
- *       profile is decoded scaled while it is decoded, by libjpeg-turbo's DCT scaling ({@link ScaledJpegDecoder}:
+ *   <li>For uploaded captures only (the five-argument constructor), a large JPEG with 1 or 3 components and no
+ *       usable ICC profile is decoded scaled while it is decoded, by libjpeg-turbo's DCT scaling ({@link ScaledJpegDecoder}:
  *       1/2, 1/4 or 1/8, a 1/8 pixel being the mean of its 8 × 8 block); anything that scaled decode cannot be
  *       trusted with goes the ImageIO way above. The art build decodes Scryfall's images whole, through ImageIO.</li>
  *   <li>PNG (any bit depth, palette, grey, with or without alpha) through the JDK's PNG reader, ancillary chunks
@@ -134,10 +134,11 @@ public final class ImageDecoder {
      * A JPEG whose longer side {@code L} is at least {@code 2 × scaledFloor} is decoded at the largest reduction
      * {@code r} of 2, 4 or 8 that keeps {@code ceil(L / r) >= scaledFloor}, to {@code ceil(width / r)} ×
      * {@code ceil(height / r)} pixels, after the same checks as any JPEG (size caps from the header, the end-of-image
-     * marker). The file goes the ImageIO way instead, exactly as with the four-argument constructor, when the scaled
+     * marker). Broken metadata around whole pixel data is ignored as on the ImageIO path: an ICC profile whose chunks
+     * do not fit together, and an APP14 segment that is not a well-formed Adobe one (left out before decoding), so
+     * the photo decodes as it would without them. The file goes the ImageIO way instead, exactly as with the four-argument constructor, when the scaled
      * decode cannot be trusted to give the same colours: a JPEG with 4 components (CMYK, YCCK: ImageMagick's
-     * formula is applied by ImageIO's path), one with an ICC profile (read raw through TwelveMonkeys), one with an
-     * APP14 segment that is not a well-formed Adobe one (ImageIO's path reads it without), a scaled
+     * formula is applied by ImageIO's path), one with a usable ICC profile (read raw through TwelveMonkeys), a scaled
      * result longer than {@code maxDecodedSide}, any warning or error of the native decoder (damaged data: ImageIO
      * then says why it is refused), or the native library not loaded on this platform.
      *
@@ -234,26 +235,25 @@ public final class ImageDecoder {
 
     /**
      * The JPEG decoded scaled by libjpeg-turbo when this decoder scales, the file is one whose scaled colours are
-     * those ImageIO would give (1 or 3 components, no ICC profile), and it is large enough; null otherwise, and when
-     * the native decoder is unavailable or warns: the caller then reads it with ImageIO.
+     * those ImageIO would give (1 or 3 components, no usable ICC profile), and it is large enough; null otherwise,
+     * and when the native decoder is unavailable or warns: the caller then reads it with ImageIO. An ICC profile
+     * whose chunks do not fit together is ignored here as on the ImageIO path (libjpeg skips APP2 segments), so a
+     * photo with a broken profile gives the pixels of the same photo without it.
      */
     private RgbImage decodeScaled(byte[] body, JpegStructure jpeg) {
         int longer = Math.max(jpeg.width(), jpeg.height());
         int reduction = scaledReduction(longer, scaledFloor);
         if (reduction == 1 || (longer + reduction - 1) / reduction > maxDecodedSide
-                || (jpeg.components() != 1 && jpeg.components() != 3) || jpeg.iccProfile()
-                || malformedAdobe(body, jpeg)) {
+                || (jpeg.components() != 1 && jpeg.components() != 3)
+                || (jpeg.iccProfile() && jpeg.iccConsistent())) {
             return null;
         }
-        return ScaledJpegDecoder.decode(body, reduction);
-    }
-
-    /**
-     * Whether the file has an APP14 segment that is not a well-formed Adobe one: ImageIO's path reads the file without
-     * it when it must, while libjpeg could take its colour transform.
-     */
-    private static boolean malformedAdobe(byte[] body, JpegStructure jpeg) {
-        return jpeg.metadata().stream().anyMatch(s -> s.optional() && (body[s.start() + 1] & 0xFF) == 0xEE);
+        // An APP14 segment that is not a well-formed Adobe one is left out: libjpeg could take a colour transform
+        // from it, while ImageIO's path gives the pixels of the file without it.
+        java.util.function.Predicate<JpegStructure.Segment> malformedAdobe =
+                s -> s.optional() && (body[s.start() + 1] & 0xFF) == 0xEE;
+        boolean hasMalformedAdobe = jpeg.metadata().stream().anyMatch(malformedAdobe);
+        return ScaledJpegDecoder.decode(hasMalformedAdobe ? jpeg.without(body, malformedAdobe) : body, reduction);
     }
 
     /**
