@@ -147,7 +147,8 @@ public class ArtIndexResource {
      * One artwork near the photo, with its active printings.
      *
      * @param rotation how far the photo, as displayed (its EXIF orientation applied), was turned clockwise to match
-     *                 this artwork: 0, 90, 180 or 270 degrees (0 on a tie)
+     *                 this artwork: 0, 90, 180 or 270 degrees, one of the turns tried for the photo's shape
+     *                 ({@link CaptureQueries#turnsFor}); the smallest of them on a tie
      */
     public record MatchView(UUID illustrationId, int distance, boolean confident, int rotation,
             List<Printing> printings) {
