@@ -84,6 +84,15 @@ public final class ImageDecoder {
 
     private static final int BACKGROUND = 255;
 
+    /**
+     * The frames whose decoding libjpeg scales (DCT-based, sequential or progressive, Huffman or arithmetic coded:
+     * SOF0, SOF1, SOF2, SOF9, SOF10). A lossless frame (SOF3, SOF11) is decoded at full size whatever the reduction
+     * asked, and hierarchical ones (SOF5-7, SOF13-15) are not read at all, so those go the ImageIO way; since
+     * TwelveMonkeys' lossless reader ignores source subsampling too, such a file longer than {@code maxDecodedSide}
+     * is refused.
+     */
+    private static final java.util.Set<Integer> SCALABLE_FRAMES = java.util.Set.of(0xC0, 0xC1, 0xC2, 0xC9, 0xCA);
+
     private static final String JDK_JPEG_SPI = "com.sun.imageio.plugins.jpeg.JPEGImageReaderSpi";
     private static final String JDK_PNG_SPI = "com.sun.imageio.plugins.png.PNGImageReaderSpi";
 
@@ -206,6 +215,14 @@ public final class ImageDecoder {
             throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
                     "the JPEG ends before its end-of-image marker (truncated file)");
         }
+        if (!SCALABLE_FRAMES.contains(jpeg.frame()) && Math.max(jpeg.width(), jpeg.height()) > maxDecodedSide) {
+            // A lossless or hierarchical frame is read whole by every reader here (libjpeg does not scale it, and
+            // TwelveMonkeys' lossless reader ignores source subsampling), so the bound holds only by refusing it.
+            throw new ImageDecodeException(ImageDecodeException.Kind.DIMENSIONS_REFUSED, String.format(Locale.ROOT,
+                    "the JPEG is %dx%d with a lossless or hierarchical frame (SOF%d), which is read at full size: at "
+                            + "most %d pixels a side are accepted for such a file", jpeg.width(), jpeg.height(),
+                    jpeg.frame() - 0xC0, maxDecodedSide));
+        }
         RgbImage scaled = decodeScaled(body, jpeg);
         if (scaled != null) {
             return scaled;
@@ -244,7 +261,7 @@ public final class ImageDecoder {
         int longer = Math.max(jpeg.width(), jpeg.height());
         int reduction = scaledReduction(longer, scaledFloor);
         if (reduction == 1 || (longer + reduction - 1) / reduction > maxDecodedSide
-                || (jpeg.components() != 1 && jpeg.components() != 3)
+                || (jpeg.components() != 1 && jpeg.components() != 3) || !SCALABLE_FRAMES.contains(jpeg.frame())
                 || (jpeg.iccProfile() && jpeg.iccConsistent())) {
             return null;
         }
@@ -253,7 +270,8 @@ public final class ImageDecoder {
         java.util.function.Predicate<JpegStructure.Segment> malformedAdobe =
                 s -> s.optional() && (body[s.start() + 1] & 0xFF) == 0xEE;
         boolean hasMalformedAdobe = jpeg.metadata().stream().anyMatch(malformedAdobe);
-        return ScaledJpegDecoder.decode(hasMalformedAdobe ? jpeg.without(body, malformedAdobe) : body, reduction);
+        return ScaledJpegDecoder.decode(hasMalformedAdobe ? jpeg.without(body, malformedAdobe) : body, reduction,
+                (jpeg.width() + reduction - 1) / reduction, (jpeg.height() + reduction - 1) / reduction);
     }
 
     /**
@@ -550,12 +568,12 @@ public final class ImageDecoder {
 
     /**
      * What the decoder needs to know of a JPEG before decoding it, from a walk over its marker segments: the frame
-     * header's declared size and component count, whether an ICC profile is embedded and whether its chunks fit
+     * header's declared size and component count, its marker ({@code frame}, SOF0 to SOF15: 0xC0 to 0xCF), whether an ICC profile is embedded and whether its chunks fit
      * together, where the metadata segments lie, and whether the image ends with an EOI marker (data after EOI,
      * such as a phone's appended trailer, is allowed).
      */
-    record JpegStructure(int width, int height, int components, boolean iccProfile, boolean iccConsistent,
-            List<Segment> metadata, boolean complete) {
+    record JpegStructure(int width, int height, int components, int frame, boolean iccProfile,
+            boolean iccConsistent, List<Segment> metadata, boolean complete) {
 
         private static final byte[] ICC_ID = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
         private static final byte[] ADOBE_ID = {'A', 'd', 'o', 'b', 'e'};
@@ -597,6 +615,7 @@ public final class ImageDecoder {
             int width = -1;
             int height = -1;
             int components = -1;
+            int frame = -1;
             boolean icc = false;
             List<Segment> metadata = new ArrayList<>();
             int pos = 2;
@@ -618,8 +637,8 @@ public final class ImageDecoder {
                     if (width < 0) {
                         break;
                     }
-                    return new JpegStructure(width, height, components, icc, iccConsistent(b, metadata), metadata,
-                            true);
+                    return new JpegStructure(width, height, components, frame, icc, iccConsistent(b, metadata),
+                            metadata, true);
                 }
                 if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
                     pos += 2; // markers without a length
@@ -640,6 +659,7 @@ public final class ImageDecoder {
                     height = ((b[pos + 5] & 0xFF) << 8) | (b[pos + 6] & 0xFF);
                     width = ((b[pos + 7] & 0xFF) << 8) | (b[pos + 8] & 0xFF);
                     components = b[pos + 9] & 0xFF;
+                    frame = marker;
                 } else if (marker == 0xE2 && startsWith(b, pos + 4, ICC_ID)) {
                     icc = true;
                     metadata.add(new Segment(pos, Math.min(b.length, pos + 2 + length), true, true));
@@ -672,7 +692,8 @@ public final class ImageDecoder {
                 throw new ImageDecodeException(pos + 1 >= b.length ? ImageDecodeException.Kind.TRUNCATED
                         : ImageDecodeException.Kind.CORRUPT, "the JPEG has no frame header");
             }
-            return new JpegStructure(width, height, components, icc, iccConsistent(b, metadata), metadata, false);
+            return new JpegStructure(width, height, components, frame, icc, iccConsistent(b, metadata), metadata,
+                    false);
         }
 
         /**

@@ -57,6 +57,19 @@ final class ScaledJpegDecoder {
      * @throws IllegalArgumentException when {@code reduction} is not 1, 2, 4 or 8
      */
     static RgbImage decode(byte[] jpeg, int reduction) {
+        return decode(jpeg, reduction, 0, 0);
+    }
+
+    /**
+     * As {@link #decode(byte[], int)}, and null also when the decoded size is not {@code width} × {@code height}
+     * (the caller's {@code ceil(side / reduction)} from the frame header): a file whose decoding libjpeg did not
+     * scale (a lossless frame is decoded whole whatever the reduction) must not come back at full size, and is
+     * dropped before its pixels are copied.
+     *
+     * @param width  the width expected, in pixels; 0: any
+     * @param height the height expected, in pixels; 0: any
+     */
+    static RgbImage decode(byte[] jpeg, int reduction, int width, int height) {
         if (reduction != 1 && reduction != 2 && reduction != 4 && reduction != 8) {
             throw new IllegalArgumentException("reduction must be 1, 2, 4 or 8, not " + reduction);
         }
@@ -74,6 +87,11 @@ final class ScaledJpegDecoder {
             if (warnings[0] != 0) {
                 LOG.debugf("the native JPEG decoder warned %d times on a %d-byte JPEG; ImageIO reads it",
                         warnings[0], jpeg.length);
+                return null;
+            }
+            if (width > 0 && (leptonica.pixGetWidth(pix) != width || leptonica.pixGetHeight(pix) != height)) {
+                LOG.debugf("the native JPEG decoder gave %dx%d, not the %dx%d asked for; ImageIO reads it",
+                        leptonica.pixGetWidth(pix), leptonica.pixGetHeight(pix), width, height);
                 return null;
             }
             return toRgb(pix);

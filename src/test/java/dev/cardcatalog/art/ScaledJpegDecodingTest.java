@@ -231,6 +231,75 @@ class ScaledJpegDecodingTest {
         }
     }
 
+    @Test
+    void aLosslessJpegLargerThanTheBoundIsRefusedNotDecodedWhole() {
+        // libjpeg decodes a lossless frame (SOF3) at full size whatever reduction is asked: 2,048 x 2,048 would come
+        // back whole, and an 8 MB upload of 8,192 x 8,192 would be 256 MB of pixels. TwelveMonkeys, ImageIO's
+        // fallback for it, ignores source subsampling on such a frame too, so over maxDecodedSide it is refused.
+        for (int components : new int[] {1, 3}) {
+            byte[] lossless = losslessJpeg(2048, 2048, components);
+            assertNull(ScaledJpegDecoder.decode(lossless, 8, 256, 256), components + " components");
+            for (ImageDecoder decoder : List.of(UPLOADS, IMAGEIO)) {
+                ImageDecodeException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                        ImageDecodeException.class, () -> decoder.decode(lossless));
+                assertEquals(ImageDecodeException.Kind.DIMENSIONS_REFUSED, refused.kind());
+                assertTrue(refused.getMessage().contains("2048x2048 with a lossless or hierarchical frame (SOF3)"),
+                        refused.getMessage());
+            }
+            // within the bound it is read whole, as before
+            RgbImage small = decode(UPLOADS, losslessJpeg(600, 800, components));
+            assertEquals(600, small.width());
+            assertEquals(800, small.height());
+        }
+        // the same check, on any frame: a decoded size other than the one asked for is dropped
+        byte[] baseline = TestImageFiles.jpeg(CardArtGenerator.card(8).render(1024, 1433, 1), 0.85f);
+        assertEquals(256, ScaledJpegDecoder.decode(baseline, 4, 256, 359).width());
+        assertNull(ScaledJpegDecoder.decode(baseline, 4, 512, 717));
+    }
+
+    /**
+     * A lossless JPEG (SOF3, predictor 1) of {@code width} x {@code height} whose every sample codes as difference 0
+     * with a one-bit Huffman code: 1 bit a sample, the smallest such file can be.
+     */
+    private static byte[] losslessJpeg(int width, int height, int components) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xD8});
+        byte[] sof = new byte[6 + 3 * components];
+        sof[0] = 8;
+        sof[1] = (byte) (height >> 8);
+        sof[2] = (byte) height;
+        sof[3] = (byte) (width >> 8);
+        sof[4] = (byte) width;
+        sof[5] = (byte) components;
+        for (int c = 0; c < components; c++) {
+            sof[6 + 3 * c] = (byte) (c + 1);
+            sof[7 + 3 * c] = 0x11;
+        }
+        segment(out, 0xC3, sof);
+        byte[] dht = new byte[1 + 16 + 9]; // class 0, table 0: one code of each length 1-9, for differences 0-8
+        Arrays.fill(dht, 1, 10, (byte) 1);
+        for (int v = 0; v < 9; v++) {
+            dht[17 + v] = (byte) v;
+        }
+        segment(out, 0xC4, dht);
+        byte[] sos = new byte[1 + 2 * components + 3];
+        sos[0] = (byte) components;
+        for (int c = 0; c < components; c++) {
+            sos[1 + 2 * c] = (byte) (c + 1);
+        }
+        sos[1 + 2 * components] = 1; // predictor 1 (the sample to the left)
+        segment(out, 0xDA, sos);
+        out.writeBytes(new byte[(int) (((long) width * height * components + 7) / 8)]);
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xD9});
+        return out.toByteArray();
+    }
+
+    private static void segment(java.io.ByteArrayOutputStream out, int marker, byte[] payload) {
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) marker, (byte) ((payload.length + 2) >> 8),
+                (byte) (payload.length + 2)});
+        out.writeBytes(payload);
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
