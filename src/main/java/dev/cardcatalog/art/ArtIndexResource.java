@@ -1,78 +1,30 @@
 package dev.cardcatalog.art;
 
-import dev.cardcatalog.catalog.ArtworkPrintings;
-import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
-import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
-import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 /**
- * The art index for scanners (SERVICE.md §5.8, §5.9), public: which file is current, the file itself (immutable,
- * {@code ETag} = its name, 304 on revalidation), and matching a photo of a card against it.
+ * The art index for scanners (SERVICE.md §5.8), public: which file is current and the file itself (immutable,
+ * {@code ETag} = its name, 304 on revalidation). Matching a photo against it is the photo side's
+ * ({@code dev.cardcatalog.scan.MatchResource}).
  */
 @PermitAll
 @Path("/api/art-index")
 public class ArtIndexResource {
 
-    private static final int MATCHES = 10;
-    /** Longest side, in pixels, a capture is decoded at (larger ones are subsampled while they are read). */
-    static final int MAX_DECODED_SIDE = 1024;
-    /**
-     * Shortest longer side, in pixels, a large JPEG capture is scaled down to while it is decoded (libjpeg-turbo's
-     * DCT scaling, {@link ImageDecoder}): the height of the index's own images (Scryfall {@code small}, 146 × 204),
-     * so a capture is never read coarser than what its artwork was fingerprinted from. Measured
-     * ({@code ScaledDecodeBench}, docs/benchmarks.md): down to 105 pixels every capture still found its artwork
-     * first and confident with the same distances; 204 keeps a margin for finer art than the generated one.
-     */
-    static final int SCALED_FLOOR = 204;
-    /** Largest photo accepted, in bytes: the request body limit, {@code quarkus.http.limits.max-body-size}. */
-    static final int MAX_BODY_BYTES = 20 * 1024 * 1024;
-
     private final ArtIndexStore store;
-    private final ArtworkPrintings catalog;
-    private final ImageDecoder decoder;
-    private final MatchLimit limit;
 
-    public ArtIndexResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ArtConfig config) {
+    public ArtIndexResource(ArtIndexStore store) {
         this.store = store;
-        this.catalog = catalog;
-        this.limit = limit;
-        if (config.uploadScaledDecoding()) {
-            this.decoder = uploadDecoder(); // logs which decoder serves uploads (ScaledJpegDecoder)
-        } else {
-            this.decoder = new ImageDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE);
-            Log.info("Uploaded JPEGs are decoded by ImageIO (card-catalog.art.upload-scaled-decoding=false)");
-        }
-    }
-
-    /**
-     * The decoder of uploaded captures. A photo may be larger than a Scryfall small image, but no larger than the
-     * request body limit. A large JPEG is decoded scaled by 1/2, 1/4 or 1/8 down to no less than
-     * {@link #SCALED_FLOOR} pixels on its longer side (a 12-megapixel photo to 378 × 504), the cheapest decode and
-     * the fingerprint's own area averaging; any other image is read at most 1,024 pixels on its longer side by
-     * ImageIO (subsampled), far more than the fingerprint's 17 × 16 grid needs, so an 8,192 × 8,192 upload costs
-     * 4 MB of pixels instead of the heap.
-     */
-    public static ImageDecoder uploadDecoder() {
-        return new ImageDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, SCALED_FLOOR);
     }
 
     /**
@@ -141,103 +93,5 @@ public class ArtIndexResource {
             }
         }
         return false;
-    }
-
-    /**
-     * One artwork near the photo, with its active printings.
-     *
-     * @param rotation how far the photo, as displayed (its EXIF orientation applied), was turned clockwise to match
-     *                 this artwork: 0, 90, 180 or 270 degrees, one of the turns tried for the photo's shape
-     *                 ({@link CaptureQueries#turnsFor}); the smallest of them on a tie
-     */
-    public record MatchView(UUID illustrationId, int distance, boolean confident, int rotation,
-            List<Printing> printings) {
-    }
-
-    /**
-     * A printing of a matched artwork.
-     *
-     * @param imageSmallUri the {@code small} image of the face the artwork is on (of the card when {@code face} is
-     *                      null)
-     * @param face          the face the artwork is on when the card's faces have their own images; null when the
-     *                      artwork is the card's one image (a card without faces, or whose faces share one image:
-     *                      split, flip, adventure)
-     */
-    public record Printing(UUID id, String name, String set, String collectorNumber, String lang,
-            String imageSmallUri, Face face) {
-    }
-
-    /**
-     * A face of a card (SERVICE.md §5.1).
-     *
-     * @param index its index in the card's {@code card_faces}, from 0 (the front)
-     * @param name  its {@code name}
-     */
-    public record Face(int index, String name) {
-    }
-
-    /** The answer to a match: the index used and the nearest artworks, nearest first. */
-    public record MatchesView(String index, List<MatchView> matches) {
-    }
-
-    /**
-     * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
-     * 10 nearest artworks by the smallest Hamming distance over the query fingerprints (SERVICE.md §5.5, §5.9:
-     * the six offsets of the photo turned upright by its EXIF orientation, at each turn that could show a card
-     * upright: 0° and 180° for a portrait photo, 90° and 270° for a landscape one, all four near square),
-     * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build; 503 with
-     * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload has been
-     * received whole before this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout,
-     * 503 when too many are being received), so {@code body} is read from memory and a slow upload holds no turn.
-     */
-    @POST
-    @Path("matches")
-    @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
-    @Produces(MediaType.APPLICATION_JSON)
-    @Blocking
-    public MatchesView match(InputStream body) {
-        return limit.run(() -> matchUpload(body));
-    }
-
-    private MatchesView matchUpload(InputStream upload) {
-        byte[] body;
-        try {
-            // one byte over the limit is enough for the decoder to refuse the body as too large
-            body = upload.readNBytes(MAX_BODY_BYTES + 1);
-        } catch (IOException e) {
-            throw ProblemException.badRequest("body", "The photo could not be read to its end.");
-        }
-        if (body.length == 0) {
-            throw ProblemException.badRequest("body",
-                    "The body is empty (0 bytes): send a JPEG or PNG photo of a card as the request body.");
-        }
-        ArtIndexStore.LoadedIndex loaded = store.matcher().orElseThrow(() -> ProblemException.notFound(
-                "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
-        RgbImage image;
-        try {
-            image = ImageOrientation.upright(decoder.decode(body), ImageOrientation.of(body));
-        } catch (ImageDecodeException e) {
-            throw new ProblemException(Problem.of("invalid-image", "Not an image", 400,
-                    "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
-        }
-        String index = loaded.index().fileName();
-        CaptureQueries queries = CaptureQueries.of(image);
-        List<ArtMatcher.Match> nearest = loaded.matcher().nearest(queries.fingerprints(), MATCHES);
-        Map<UUID, List<Printing>> printings = printings(nearest.stream().map(ArtMatcher.Match::artworkId).toList());
-        List<MatchView> matches = new ArrayList<>();
-        for (ArtMatcher.Match match : nearest) {
-            matches.add(new MatchView(match.artworkId(), match.distance(), match.confident(),
-                    queries.turnOf(match.query()), printings.getOrDefault(match.artworkId(), List.of())));
-        }
-        return new MatchesView(index, matches);
-    }
-
-    private Map<UUID, List<Printing>> printings(List<UUID> artworks) {
-        Map<UUID, List<Printing>> printings = new LinkedHashMap<>();
-        catalog.printingsOf(artworks).forEach((artwork, rows) -> printings.put(artwork, rows.stream()
-                .map(p -> new Printing(p.id(), p.name(), p.setCode(), p.collectorNumber(), p.lang(), p.imageSmallUri(),
-                        p.face() == null ? null : new Face(p.face(), p.faceName())))
-                .toList()));
-        return printings;
     }
 }

@@ -12,7 +12,7 @@ import java.util.Locale;
  * <p>Only the first 1,024 bytes are read. The answer is one of a fixed set of phrases: nothing of the body itself
  * is echoed.
  */
-final class BodySniffer {
+public final class BodySniffer {
 
     private static final int LOOK = 1024;
 
@@ -23,7 +23,7 @@ final class BodySniffer {
      * What {@code body} is and its size, for a failure reason: for example {@code "HTML, 1532 bytes"} or
      * {@code "an empty body (0 bytes)"}.
      */
-    static String describe(byte[] body) {
+    public static String describe(byte[] body) {
         if (body == null || body.length == 0) {
             return "an empty body (0 bytes)";
         }

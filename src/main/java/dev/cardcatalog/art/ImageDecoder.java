@@ -50,10 +50,9 @@ import javax.imageio.spi.ImageReaderSpi;
  *       its optional segments (EXIF and XMP APP1, ICC APP2, the other APPn, comments, an APP14 that is not a
  *       well-formed Adobe segment). Only the JFIF APP0 and a well-formed Adobe APP14 stay, since they say how to read
  *       the colours; the pixels, and so the fingerprint, are then those of the file without the broken part.</li>
- *   <li>For uploaded captures only (the five-argument constructor), a large JPEG with 1 or 3 components and no
- *       usable ICC profile is decoded scaled while it is decoded, by libjpeg-turbo's DCT scaling ({@link ScaledJpegDecoder}:
- *       1/2, 1/4 or 1/8, a 1/8 pixel being the mean of its 8 × 8 block); anything that scaled decode cannot be
- *       trusted with goes the ImageIO way above. The art build decodes Scryfall's images whole, through ImageIO.</li>
+ *   <li>For uploaded captures, {@code dev.cardcatalog.scan.UploadDecoder} extends this class to decode a large JPEG
+ *       scaled while it is decoded ({@link #decodeJpeg} is its hook); the art build decodes Scryfall's images whole,
+ *       through ImageIO.</li>
  *   <li>PNG (any bit depth, palette, grey, with or without alpha) through the JDK's PNG reader, ancillary chunks
  *       ignored (so no gamma or ICC handling either). 16-bit samples are scaled to 8 bits with rounding. Alpha is
  *       flattened on a white background: {@code out = round((c * a + 255 * (255 - a)) / 255)}. Collector leaves
@@ -69,9 +68,9 @@ import javax.imageio.spi.ImageReaderSpi;
  * warns of a premature end: a truncated image is never returned half grey), and any damaged image the readers fail
  * on, including their unchecked exceptions.
  *
- * <p>Instances are immutable and thread-safe; readers are pooled per instance.
+ * <p>Instances are immutable and thread-safe; readers are pooled per instance. A subclass keeps them so.
  */
-public final class ImageDecoder {
+public class ImageDecoder {
 
     /** Default cap on the body: 16 MiB. */
     public static final int DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -91,7 +90,7 @@ public final class ImageDecoder {
      * TwelveMonkeys' lossless reader ignores source subsampling too, such a file longer than {@code maxDecodedSide}
      * is refused.
      */
-    private static final java.util.Set<Integer> SCALABLE_FRAMES = java.util.Set.of(0xC0, 0xC1, 0xC2, 0xC9, 0xCA);
+    public static final java.util.Set<Integer> SCALABLE_FRAMES = java.util.Set.of(0xC0, 0xC1, 0xC2, 0xC9, 0xCA);
 
     private static final String JDK_JPEG_SPI = "com.sun.imageio.plugins.jpeg.JPEGImageReaderSpi";
     private static final String JDK_PNG_SPI = "com.sun.imageio.plugins.png.PNGImageReaderSpi";
@@ -100,7 +99,6 @@ public final class ImageDecoder {
     private final int maxSide;
     private final long maxPixels;
     private final int maxDecodedSide;
-    private final int scaledFloor;
 
     private final ImageReaderSpi jdkJpeg;
     private final ImageReaderSpi jdkPng;
@@ -134,46 +132,20 @@ public final class ImageDecoder {
      * @param maxDecodedSide longest side of the decoded image, in pixels
      */
     public ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide) {
-        this(maxBodyBytes, maxSide, maxPixels, maxDecodedSide, 0);
-    }
-
-    /**
-     * A decoder for uploaded captures that also decodes large JPEGs scaled while they are decoded
-     * ({@link ScaledJpegDecoder}: libjpeg-turbo's DCT scaling, where a 1/8 pixel is the mean of its 8 × 8 block).
-     * A JPEG whose longer side {@code L} is at least {@code 2 × scaledFloor} is decoded at the largest reduction
-     * {@code r} of 2, 4 or 8 that keeps {@code ceil(L / r) >= scaledFloor}, to {@code ceil(width / r)} ×
-     * {@code ceil(height / r)} pixels, after the same checks as any JPEG (size caps from the header, the end-of-image
-     * marker). Broken metadata around whole pixel data is ignored as on the ImageIO path: an ICC profile whose chunks
-     * do not fit together, and an APP14 segment that is not a well-formed Adobe one (left out before decoding), so
-     * the photo decodes as it would without them. The file goes the ImageIO way instead, exactly as with the four-argument constructor, when the scaled
-     * decode cannot be trusted to give the same colours: a JPEG with 4 components (CMYK, YCCK: ImageMagick's
-     * formula is applied by ImageIO's path), one with a usable ICC profile (read raw through TwelveMonkeys), a scaled
-     * result longer than {@code maxDecodedSide}, any warning or error of the native decoder (damaged data: ImageIO
-     * then says why it is refused), or the native library not loaded on this platform.
-     *
-     * @param maxBodyBytes   largest body accepted, in bytes
-     * @param maxSide        largest declared width or height accepted, in pixels
-     * @param maxPixels      largest declared width × height accepted, in pixels
-     * @param maxDecodedSide longest side of the decoded image, in pixels
-     * @param scaledFloor    shortest longer side, in pixels, a JPEG is scaled down to while decoded; 0: never
-     */
-    public ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide, int scaledFloor) {
         if (maxBodyBytes < 1 || maxSide < 1 || maxPixels < 1 || maxDecodedSide < 1) {
             throw new IllegalArgumentException("limits must be positive");
-        }
-        if (scaledFloor < 0) {
-            throw new IllegalArgumentException("scaledFloor must be 0 (never) or positive, not " + scaledFloor);
         }
         this.maxBodyBytes = maxBodyBytes;
         this.maxSide = maxSide;
         this.maxPixels = maxPixels;
         this.maxDecodedSide = maxDecodedSide;
-        this.scaledFloor = scaledFloor;
-        if (scaledFloor > 0) {
-            ScaledJpegDecoder.available(); // loads the native library now, and logs which decoder serves
-        }
         this.jdkJpeg = jdkSpi(JDK_JPEG_SPI);
         this.jdkPng = jdkSpi(JDK_PNG_SPI);
+    }
+
+    /** The longest side of a decoded image, in pixels ({@link Integer#MAX_VALUE}: never subsampled). */
+    public int maxDecodedSide() {
+        return maxDecodedSide;
     }
 
     /**
@@ -223,10 +195,19 @@ public final class ImageDecoder {
                             + "most %d pixels a side are accepted for such a file", jpeg.width(), jpeg.height(),
                     jpeg.frame() - 0xC0, maxDecodedSide));
         }
-        RgbImage scaled = decodeScaled(body, jpeg);
-        if (scaled != null) {
-            return scaled;
-        }
+        return decodeJpeg(body, jpeg);
+    }
+
+    /**
+     * Decodes a JPEG whose marker walk passed the checks of {@link #decode} (its declared size within the limits,
+     * an end-of-image marker, a lossless or hierarchical frame no longer than the decoded side). A subclass may
+     * decode it another way first and fall back on this one.
+     *
+     * @param body the whole file
+     * @param jpeg its marker walk
+     * @throws ImageDecodeException when the readers refuse it
+     */
+    protected RgbImage decodeJpeg(byte[] body, JpegStructure jpeg) throws ImageDecodeException {
         // Metadata that is broken while the pixel data is whole is ignored, as browsers do (issue 12): an ICC
         // profile whose chunks do not fit together is dropped before reading, and any other metadata segment
         // (EXIF, XMP, ICC, comments, a malformed Adobe APP14) is dropped when the readers refuse the file with it.
@@ -248,46 +229,6 @@ public final class ImageDecoder {
             }
         }
         return toRgb(image);
-    }
-
-    /**
-     * The JPEG decoded scaled by libjpeg-turbo when this decoder scales, the file is one whose scaled colours are
-     * those ImageIO would give (1 or 3 components, no usable ICC profile), and it is large enough; null otherwise,
-     * and when the native decoder is unavailable or warns: the caller then reads it with ImageIO. An ICC profile
-     * whose chunks do not fit together is ignored here as on the ImageIO path (libjpeg skips APP2 segments), so a
-     * photo with a broken profile gives the pixels of the same photo without it.
-     */
-    private RgbImage decodeScaled(byte[] body, JpegStructure jpeg) {
-        int longer = Math.max(jpeg.width(), jpeg.height());
-        int reduction = scaledReduction(longer, scaledFloor);
-        if (reduction == 1 || (longer + reduction - 1) / reduction > maxDecodedSide
-                || (jpeg.components() != 1 && jpeg.components() != 3) || !SCALABLE_FRAMES.contains(jpeg.frame())
-                || (jpeg.iccProfile() && jpeg.iccConsistent())) {
-            return null;
-        }
-        // An APP14 segment that is not a well-formed Adobe one is left out: libjpeg could take a colour transform
-        // from it, while ImageIO's path gives the pixels of the file without it.
-        java.util.function.Predicate<JpegStructure.Segment> malformedAdobe =
-                s -> s.optional() && (body[s.start() + 1] & 0xFF) == 0xEE;
-        boolean hasMalformedAdobe = jpeg.metadata().stream().anyMatch(malformedAdobe);
-        return ScaledJpegDecoder.decode(hasMalformedAdobe ? jpeg.without(body, malformedAdobe) : body, reduction,
-                (jpeg.width() + reduction - 1) / reduction, (jpeg.height() + reduction - 1) / reduction);
-    }
-
-    /**
-     * The largest of 8, 4 and 2 that keeps {@code ceil(longer / r) >= floor}, or 1 (no scaling) when none does or
-     * {@code floor} is 0.
-     */
-    static int scaledReduction(int longer, int floor) {
-        if (floor <= 0) {
-            return 1;
-        }
-        for (int r = 8; r > 1; r /= 2) {
-            if ((longer + r - 1) / r >= floor) {
-                return r;
-            }
-        }
-        return 1;
     }
 
     /**
@@ -563,192 +504,6 @@ public final class ImageDecoder {
             if (warning != null && warning.toLowerCase(Locale.ROOT).contains("premature end")) {
                 truncated = true;
             }
-        }
-    }
-
-    /**
-     * What the decoder needs to know of a JPEG before decoding it, from a walk over its marker segments: the frame
-     * header's declared size and component count, its marker ({@code frame}, SOF0 to SOF15: 0xC0 to 0xCF), whether an ICC profile is embedded and whether its chunks fit
-     * together, where the metadata segments lie, and whether the image ends with an EOI marker (data after EOI,
-     * such as a phone's appended trailer, is allowed).
-     */
-    record JpegStructure(int width, int height, int components, int frame, boolean iccProfile,
-            boolean iccConsistent, List<Segment> metadata, boolean complete) {
-
-        private static final byte[] ICC_ID = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
-        private static final byte[] ADOBE_ID = {'A', 'd', 'o', 'b', 'e'};
-
-        /** Bytes of an ICC profile's header (ICC.1:2022 §7.2); the profile's size is its first four bytes. */
-        private static final int ICC_HEADER = 128;
-
-        /**
-         * A marker segment that carries no pixel data, {@code start} (its 0xFF) to {@code end} (exclusive).
-         *
-         * @param icc      an APP2 ICC_PROFILE chunk
-         * @param optional one the decoder can read the pixels without: APP1–APP13, APP15 (EXIF, XMP, ICC and
-         *                 others), a comment, and an APP14 that is not a well-formed Adobe segment. The JFIF APP0
-         *                 and a well-formed Adobe APP14 say how to read the colours, so they are kept.
-         */
-        record Segment(int start, int end, boolean icc, boolean optional) {
-        }
-
-        /** Whether the file has a segment the decoder can do without. */
-        boolean hasOptionalMetadata() {
-            return metadata.stream().anyMatch(Segment::optional);
-        }
-
-        /** {@code b} without the segments {@code drop} selects. */
-        byte[] without(byte[] b, java.util.function.Predicate<Segment> drop) {
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(b.length);
-            int from = 0;
-            for (Segment segment : metadata) {
-                if (drop.test(segment)) {
-                    out.write(b, from, segment.start() - from);
-                    from = segment.end();
-                }
-            }
-            out.write(b, from, b.length - from);
-            return out.toByteArray();
-        }
-
-        static JpegStructure scan(byte[] b) throws ImageDecodeException {
-            int width = -1;
-            int height = -1;
-            int components = -1;
-            int frame = -1;
-            boolean icc = false;
-            List<Segment> metadata = new ArrayList<>();
-            int pos = 2;
-            while (pos + 1 < b.length) {
-                if ((b[pos] & 0xFF) != 0xFF) {
-                    if (width < 0) {
-                        throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
-                                "the JPEG has a damaged marker before its frame header");
-                    }
-                    pos++; // extraneous bytes between segments: libjpeg skips them with a warning
-                    continue;
-                }
-                int marker = b[pos + 1] & 0xFF;
-                if (marker == 0xFF) {
-                    pos++; // fill byte
-                    continue;
-                }
-                if (marker == 0xD9) {
-                    if (width < 0) {
-                        break;
-                    }
-                    return new JpegStructure(width, height, components, frame, icc, iccConsistent(b, metadata),
-                            metadata, true);
-                }
-                if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
-                    pos += 2; // markers without a length
-                    continue;
-                }
-                if (pos + 4 > b.length) {
-                    break;
-                }
-                int length = ((b[pos + 2] & 0xFF) << 8) | (b[pos + 3] & 0xFF);
-                if (length < 2) {
-                    throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
-                            "the JPEG has a damaged segment length");
-                }
-                if (isStartOfFrame(marker) && width < 0) {
-                    if (pos + 10 > b.length) {
-                        break;
-                    }
-                    height = ((b[pos + 5] & 0xFF) << 8) | (b[pos + 6] & 0xFF);
-                    width = ((b[pos + 7] & 0xFF) << 8) | (b[pos + 8] & 0xFF);
-                    components = b[pos + 9] & 0xFF;
-                    frame = marker;
-                } else if (marker == 0xE2 && startsWith(b, pos + 4, ICC_ID)) {
-                    icc = true;
-                    metadata.add(new Segment(pos, Math.min(b.length, pos + 2 + length), true, true));
-                } else if ((marker >= 0xE1 && marker <= 0xEF) || marker == 0xFE) {
-                    boolean adobe = marker == 0xEE && length >= 14 && startsWith(b, pos + 4, ADOBE_ID)
-                            && pos + 15 < b.length && (b[pos + 15] & 0xFF) <= 2;
-                    metadata.add(new Segment(pos, Math.min(b.length, pos + 2 + length), false, !adobe));
-                } else if (marker == 0xDA) {
-                    if (width < 0) {
-                        throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
-                                "the JPEG has a scan before its frame header");
-                    }
-                    // Skip the entropy-coded data: it ends at the first marker other than a stuffed 0xFF00 or
-                    // a restart marker.
-                    pos += 2 + length;
-                    while (pos + 1 < b.length) {
-                        if ((b[pos] & 0xFF) == 0xFF) {
-                            int next = b[pos + 1] & 0xFF;
-                            if (next != 0x00 && next != 0xFF && (next < 0xD0 || next > 0xD7)) {
-                                break;
-                            }
-                        }
-                        pos++;
-                    }
-                    continue;
-                }
-                pos += 2 + length;
-            }
-            if (width < 0) {
-                throw new ImageDecodeException(pos + 1 >= b.length ? ImageDecodeException.Kind.TRUNCATED
-                        : ImageDecodeException.Kind.CORRUPT, "the JPEG has no frame header");
-            }
-            return new JpegStructure(width, height, components, frame, icc, iccConsistent(b, metadata), metadata,
-                    false);
-        }
-
-        /**
-         * Whether the ICC_PROFILE chunks fit together (ICC.1:2022 Annex B.4): each gives the same chunk count, the
-         * sequence numbers are exactly 1 to that count, and the joined profile is at least as long as the size its
-         * header declares, with the {@code acsp} signature. True when there is no profile.
-         */
-        private static boolean iccConsistent(byte[] b, List<Segment> metadata) {
-            List<Segment> chunks = metadata.stream().filter(Segment::icc).toList();
-            if (chunks.isEmpty()) {
-                return true;
-            }
-            int dataStart = 4 + ICC_ID.length + 2;
-            int count = -1;
-            Segment[] bySequence = null;
-            for (Segment chunk : chunks) {
-                if (chunk.end() - chunk.start() < dataStart) {
-                    return false;
-                }
-                int sequence = b[chunk.start() + 4 + ICC_ID.length] & 0xFF;
-                int chunkCount = b[chunk.start() + 5 + ICC_ID.length] & 0xFF;
-                if (count < 0) {
-                    count = chunkCount;
-                    bySequence = new Segment[count + 1];
-                }
-                if (chunkCount != count || count != chunks.size() || sequence < 1 || sequence > count
-                        || bySequence[sequence] != null) {
-                    return false;
-                }
-                bySequence[sequence] = chunk;
-            }
-            java.io.ByteArrayOutputStream profile = new java.io.ByteArrayOutputStream();
-            for (int k = 1; k <= count; k++) {
-                Segment chunk = bySequence[k];
-                profile.write(b, chunk.start() + dataStart, chunk.end() - chunk.start() - dataStart);
-            }
-            byte[] p = profile.toByteArray();
-            return p.length >= ICC_HEADER && readU32(p, 0) >= ICC_HEADER && readU32(p, 0) <= p.length
-                    && p[36] == 'a' && p[37] == 'c' && p[38] == 's' && p[39] == 'p';
-        }
-
-        private static boolean startsWith(byte[] b, int at, byte[] prefix) {
-            if (at + prefix.length > b.length) {
-                return false;
-            }
-            for (int k = 0; k < prefix.length; k++) {
-                if (b[at + k] != prefix[k]) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private static boolean isStartOfFrame(int marker) {
-            return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
         }
     }
 }

@@ -15,9 +15,11 @@ import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
+import dev.cardcatalog.testing.JpegSegments;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.ScryfallStandIn.RecordedRequest;
+import dev.cardcatalog.testing.SampleArtworks;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestDatabase;
 import dev.cardcatalog.testing.TestKafka;
@@ -61,7 +63,7 @@ class ArtBuildTest {
 
     @Test
     void anAppliedRefreshStartsABuildThatFingerprintsEveryArtworkAndWritesTheIndex() throws Exception {
-        Map<String, Expected> expected = expectedArtworks();
+        Map<String, SampleArtworks.Expected> expected = SampleArtworks.expectedArtworks();
 
         JsonPath build = refreshThenBuild();
 
@@ -99,7 +101,7 @@ class ArtBuildTest {
                 .containsExactlyInAnyOrderElementsOf(expected.keySet());
         // each fingerprint is the one of the image the stand-in served for the representative printing
         for (ArtIndexFile.Entry entry : contents.entries().subList(0, 25)) {
-            Expected artwork = expected.get(entry.artworkId().toString());
+            SampleArtworks.Expected artwork = expected.get(entry.artworkId().toString());
             assertThat(entry.face()).isEqualTo(artwork.face());
             byte[] image = CardArtGenerator.smallJpeg(artwork.seed());
             assertThat(entry.fingerprint()).isEqualTo(ArtFingerprint.compute(new ImageDecoder().decode(image),
@@ -137,7 +139,7 @@ class ArtBuildTest {
 
     @Test
     void aBuildWorseThanTheCurrentIndexFailsAndTheCurrentIndexStays() throws IOException {
-        Map<String, Expected> expected = expectedArtworks();
+        Map<String, SampleArtworks.Expected> expected = SampleArtworks.expectedArtworks();
         assertThat(refreshThenBuild().getString("state")).isEqualTo("succeeded");
         String current = given().get("/api/art-index").jsonPath().getString("file_name");
         byte[] currentBytes = rawFile(current).asByteArray();
@@ -190,7 +192,7 @@ class ArtBuildTest {
         Fault slow = Fault.slowBody(1024, Duration.ofMillis(700));
         standIn.enqueue("/small/", slow);
         standIn.enqueue("/file/scryfall-cards/small/", slow);
-        String first = refreshThenBuildId();
+        String first = SampleArtworks.refreshThenBuildId();
 
         // a scheduled refresh of the version already applied is skipped: it leaves no mark
         String skipped = Jobs.postRefresh("scheduled");
@@ -224,7 +226,7 @@ class ArtBuildTest {
 
     @Test
     void aMissingImageAndOneFailingToTheLastAttemptAreTwoFailedImagesAndTheBuildFinishes() throws IOException {
-        Map<String, Expected> expected = expectedArtworks();
+        Map<String, SampleArtworks.Expected> expected = SampleArtworks.expectedArtworks();
         List<String> artworks = new ArrayList<>(expected.keySet());
         artworks.sort(Comparator.naturalOrder());
         String missing = artworks.get(3);
@@ -245,7 +247,7 @@ class ArtBuildTest {
 
     @Test
     void aRateLimitStopsTheBuildWhichComesBackNoSoonerAndEndsWithTheUninterruptedIndex() throws IOException {
-        Map<String, Expected> expected = expectedArtworks();
+        Map<String, SampleArtworks.Expected> expected = SampleArtworks.expectedArtworks();
         JsonPath uninterrupted = refreshThenBuild();
         byte[] uninterruptedIndex = gunzip(rawFile(given().get("/api/art-index").jsonPath()
                 .getString("file_name")).asByteArray());
@@ -292,7 +294,7 @@ class ArtBuildTest {
 
     @Test
     void aSimulatedPhotoOfACardFindsItsArtworkFirst() throws IOException {
-        Map<String, Expected> expected = expectedArtworks();
+        Map<String, SampleArtworks.Expected> expected = SampleArtworks.expectedArtworks();
         refreshThenBuild();
         List<String> artworks = new ArrayList<>(expected.keySet());
         artworks.sort(Comparator.naturalOrder());
@@ -316,7 +318,7 @@ class ArtBuildTest {
         assertThat(otherFaces).hasSizeGreaterThanOrEqualTo(10);
         for (int i = 0; i < otherFaces.size(); i += 4) {
             String artwork = otherFaces.get(i);
-            Expected face = expected.get(artwork);
+            SampleArtworks.Expected face = expected.get(artwork);
             assertThat(face.imagePath()).contains("/small/back/");
             byte[] photo = CaptureSimulator.captureJpeg(face.seed(), 2000 + i);
 
@@ -365,8 +367,8 @@ class ArtBuildTest {
         // A photo whose ICC profile chunks disagree (issue 12, fault 4) matches as the clean photo does.
         String artwork = artworks.get(0);
         byte[] clean = CaptureSimulator.captureJpeg(expected.get(artwork).seed(), 999);
-        byte[] brokenIcc = BrokenJpegMetadataTest.afterApp0(clean, new byte[][] {
-                BrokenJpegMetadataTest.icc(1, 2, new byte[100]), BrokenJpegMetadataTest.icc(2, 3, new byte[100])});
+        byte[] brokenIcc = JpegSegments.afterApp0(clean, new byte[][] {
+                JpegSegments.icc(1, 2, new byte[100]), JpegSegments.icc(2, 3, new byte[100])});
         List<Object> cleanMatches = given().contentType("image/jpeg").body(clean).post("/api/art-index/matches")
                 .then().statusCode(200).extract().jsonPath().getList("matches");
         given().contentType("image/jpeg").body(brokenIcc).post("/api/art-index/matches").then().statusCode(200)
@@ -398,7 +400,7 @@ class ArtBuildTest {
 
     @Test
     void anIndexOfAnOlderFormatIsIgnoredUntilTheBuildTheUpgradeStartsReplacesIt() throws IOException {
-        Map<String, Expected> expected = expectedArtworks();
+        Map<String, SampleArtworks.Expected> expected = SampleArtworks.expectedArtworks();
         long otherFaces = expected.values().stream().filter(e -> e.face() > 0).count();
         refreshThenBuild();
         assertThat(upgrade.startBuildIfOlderFormat()).as("the index is of the current format").isEmpty();
@@ -445,107 +447,11 @@ class ArtBuildTest {
     }
 
     private static JsonPath refreshThenBuild() {
-        return Jobs.awaitState(refreshThenBuildId(), Duration.ofSeconds(120), Jobs.FINISHED);
-    }
-
-    /** Applies a refresh and returns the id of the art build it started. */
-    static String refreshThenBuildId() {
-        String refresh = Jobs.postRefresh("manual");
-        assertThat(Jobs.awaitFinished(refresh).getString("state")).isEqualTo("succeeded");
-        String[] build = new String[1];
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            var rows = TestDatabase.rows("SELECT id::text AS id FROM job WHERE kind = 'art-build' AND source = ?",
-                    "after refresh " + refresh);
-            build[0] = rows.isEmpty() ? null : (String) rows.get(0).get("id");
-            return build[0] != null;
-        });
-        return build[0];
-    }
-
-    /**
-     * An artwork of the bundled sample as the test expects it: the card id of its representative printing, the face
-     * of that printing it is on (0 for the front or the card's one image) and that face's {@code small} image URL.
-     */
-    record Expected(String cardId, int face, String small) {
-
-        /** The path of the image on the stand-in (the sample links two Scryfall image hosts). */
-        String imagePath() {
-            return java.net.URI.create(small).getPath();
-        }
-
-        /** The seed of the picture the stand-in draws for it. */
-        long seed() {
-            return ScryfallStandIn.imageSeedOf(small);
-        }
-    }
-
-    /**
-     * The artworks of the bundled sample worked out here from the card objects, independently of the service's
-     * SQL (SERVICE.md §5.1): illustration id → its oldest English paper printing of kind "card" with a small image of
-     * the face it is on. A card whose faces have their own {@code image_uris} gives one artwork per face; any other
-     * card one, its own.
-     */
-    static Map<String, Expected> expectedArtworks() throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        Map<String, JsonNode> best = new HashMap<>();
-        Map<String, Expected> chosen = new HashMap<>();
-        for (String line : ScryfallStandIn.sampleCardLines()) {
-            JsonNode card = json.readTree(line);
-            boolean paper = false;
-            for (JsonNode game : card.path("games")) {
-                paper |= game.asText().equals("paper");
-            }
-            String layout = card.path("layout").asText();
-            if (!paper || card.path("digital").asBoolean(false) || !card.path("lang").asText().equals("en")
-                    || Set.of("token", "double_faced_token", "emblem", "art_series").contains(layout)) {
-                continue;
-            }
-            List<Expected> faces = new ArrayList<>();
-            List<String> illustrations = new ArrayList<>();
-            JsonNode cardFaces = card.path("card_faces");
-            for (int k = 0; k < cardFaces.size(); k++) {
-                JsonNode face = cardFaces.get(k);
-                if (face.has("image_uris")) {
-                    faces.add(new Expected(card.get("id").asText(), k, face.path("image_uris").path("small")
-                            .asText(null)));
-                    illustrations.add(face.path("illustration_id").asText(null));
-                }
-            }
-            if (faces.isEmpty()) {
-                JsonNode first = cardFaces.path(0);
-                faces.add(new Expected(card.get("id").asText(), 0, card.path("image_uris").path("small")
-                        .asText(null)));
-                illustrations.add(first.hasNonNull("illustration_id") ? first.get("illustration_id").asText()
-                        : card.path("illustration_id").asText(null));
-            }
-            for (int k = 0; k < faces.size(); k++) {
-                String illustration = illustrations.get(k);
-                Expected face = faces.get(k);
-                if (illustration == null || face.small() == null) {
-                    continue;
-                }
-                JsonNode current = best.get(illustration);
-                if (current == null || !older(current, card) || current == card && face.face() < chosen.get(
-                        illustration).face()) {
-                    best.put(illustration, card);
-                    chosen.put(illustration, face);
-                }
-            }
-        }
-        return chosen;
-    }
-
-    private static boolean older(JsonNode a, JsonNode b) {
-        Comparator<JsonNode> order = Comparator
-                .comparing((JsonNode c) -> c.path("released_at").asText("9999-99-99"))
-                .thenComparing(c -> c.path("set").asText())
-                .thenComparing(c -> c.path("collector_number").asText())
-                .thenComparing(c -> c.path("id").asText());
-        return order.compare(a, b) <= 0;
+        return Jobs.awaitState(SampleArtworks.refreshThenBuildId(), Duration.ofSeconds(120), Jobs.FINISHED);
     }
 
     /** The name of the face {@code face} is on, from the sample's card object. */
-    private static String faceName(Expected face) throws IOException {
+    private static String faceName(SampleArtworks.Expected face) throws IOException {
         for (String line : ScryfallStandIn.sampleCardLines()) {
             if (line.contains("\"id\":\"" + face.cardId() + "\"")) {
                 return new ObjectMapper().readTree(line).path("card_faces").path(face.face()).path("name").asText();

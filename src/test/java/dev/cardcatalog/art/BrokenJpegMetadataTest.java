@@ -1,5 +1,9 @@
 package dev.cardcatalog.art;
 
+import static dev.cardcatalog.testing.JpegSegments.afterApp0;
+import static dev.cardcatalog.testing.JpegSegments.concat;
+import static dev.cardcatalog.testing.JpegSegments.icc;
+import static dev.cardcatalog.testing.JpegSegments.segment;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -102,17 +106,6 @@ class BrokenJpegMetadataTest {
         return tests;
     }
 
-    /** An APP2 ICC_PROFILE segment: the identifier, chunk {@code sequence} of {@code count}, then the data. */
-    static byte[] icc(int sequence, int count, byte[] data) {
-        return segment(0xE2, concat(ICC_ID, new byte[] {(byte) sequence, (byte) count}, data));
-    }
-
-    /** A marker segment: FF, {@code marker}, the big-endian length (2 + payload), the payload. */
-    static byte[] segment(int marker, byte[] payload) {
-        int length = 2 + payload.length;
-        return concat(new byte[] {(byte) 0xFF, (byte) marker, (byte) (length >> 8), (byte) length}, payload);
-    }
-
     /** The profile with its tag count set to a huge number, so its tag table runs past its end. */
     private static byte[] damagedTagTable(byte[] profile) {
         byte[] damaged = profile.clone();
@@ -121,24 +114,5 @@ class BrokenJpegMetadataTest {
         damaged[130] = (byte) 0xFF;
         damaged[131] = (byte) 0xFF;
         return damaged;
-    }
-
-    static byte[] afterApp0(byte[] jpeg, byte[][] segments) {
-        int app0End = 4 + (((jpeg[4] & 0xFF) << 8) | (jpeg[5] & 0xFF));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(jpeg, 0, app0End);
-        for (byte[] s : segments) {
-            out.writeBytes(s);
-        }
-        out.write(jpeg, app0End, jpeg.length - app0End);
-        return out.toByteArray();
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] p : parts) {
-            out.writeBytes(p);
-        }
-        return out.toByteArray();
     }
 }

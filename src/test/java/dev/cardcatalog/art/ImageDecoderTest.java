@@ -1,5 +1,6 @@
 package dev.cardcatalog.art;
 
+import dev.cardcatalog.testing.JpegSegments;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -56,7 +57,7 @@ class ImageDecoderTest {
     @Test
     void anEmbeddedIccProfileIsNotApplied() throws Exception {
         byte[] plain = TestImageFiles.jpeg(CardArtGenerator.smallImage(3), 0.85f);
-        byte[] tagged = withIccProfile(plain, ICC_Profile.getInstance(ColorSpace.CS_LINEAR_RGB));
+        byte[] tagged = JpegSegments.withIccProfile(plain, ICC_Profile.getInstance(ColorSpace.CS_LINEAR_RGB));
         assertArrayEquals(decoder.decode(plain).pixels(), decoder.decode(tagged).pixels());
         // Why the decoder does not use the JDK reader for tagged JPEGs: it converts them to sRGB.
         assertNotEquals(Arrays.hashCode(rawRgb(read(plain, "com.sun.", false))),
@@ -508,28 +509,6 @@ class ImageDecoderTest {
                         : (s[0] << 16) | (s[0] << 8) | s[0];
             }
         }
-        return out;
-    }
-
-    /** Inserts an APP2 ICC_PROFILE segment after the JFIF APP0 segment. */
-    static byte[] withIccProfile(byte[] jpeg, ICC_Profile profile) {
-        byte[] data = profile.getData();
-        byte[] id = "ICC_PROFILE\0".getBytes(StandardCharsets.US_ASCII);
-        int length = 2 + id.length + 2 + data.length;
-        byte[] segment = new byte[2 + length];
-        segment[0] = (byte) 0xFF;
-        segment[1] = (byte) 0xE2;
-        segment[2] = (byte) (length >> 8);
-        segment[3] = (byte) length;
-        System.arraycopy(id, 0, segment, 4, id.length);
-        segment[4 + id.length] = 1;
-        segment[5 + id.length] = 1;
-        System.arraycopy(data, 0, segment, 6 + id.length, data.length);
-        int app0End = 4 + (((jpeg[4] & 0xFF) << 8) | (jpeg[5] & 0xFF));
-        byte[] out = new byte[jpeg.length + segment.length];
-        System.arraycopy(jpeg, 0, out, 0, app0End);
-        System.arraycopy(segment, 0, out, app0End, segment.length);
-        System.arraycopy(jpeg, app0End, out, app0End + segment.length, jpeg.length - app0End);
         return out;
     }
 

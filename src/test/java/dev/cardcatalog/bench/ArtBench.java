@@ -1,11 +1,11 @@
 package dev.cardcatalog.bench;
 
 import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.art.CaptureQueries;
-import dev.cardcatalog.art.ExifImages;
-import dev.cardcatalog.art.ImageOrientation;
+import dev.cardcatalog.scan.CaptureQueries;
+import dev.cardcatalog.scan.ExifImages;
+import dev.cardcatalog.scan.ImageOrientation;
 import dev.cardcatalog.art.ArtIndexFile;
-import dev.cardcatalog.art.ArtIndexResource;
+import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ImageDecodeException;
@@ -61,7 +61,7 @@ public final class ArtBench {
      * side are decoded scaled by libjpeg-turbo; the 146×204 index images are below its floor and decode exactly as
      * with ImageIO alone.
      */
-    private static final ImageDecoder DECODER = ArtIndexResource.uploadDecoder();
+    private static final ImageDecoder DECODER = MatchResource.uploadDecoder();
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** Part of the cached index's name: change it whenever CardArtGenerator draws differently. */

@@ -4,7 +4,8 @@ import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.CaptureQueries;
+import dev.cardcatalog.scan.UploadDecoder;
+import dev.cardcatalog.scan.CaptureQueries;
 import dev.cardcatalog.art.ImageDecodeException;
 import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.art.RgbImage;
@@ -27,7 +28,7 @@ import java.util.stream.IntStream;
  * and of the query fingerprints ({@link CaptureQueries}: 12 for a card-shaped photo), and the accuracy (own
  * artwork first and confident, the own distance and the margin to the nearest other artwork) against an index of
  * the artworks' 146×204 images.
- * It is what chose the floor of the scaled path ({@code ArtIndexResource.SCALED_FLOOR}). Not a test; asserts nothing.
+ * It is what chose the floor of the scaled path ({@code MatchResource.SCALED_FLOOR}). Not a test; asserts nothing.
  *
  * <p>Two kinds of photo per width: the card drawn clean at that size (as the HTTP benchmark's images), and a
  * realistic simulated capture ({@link CaptureSimulator}, framing, light, blur, noise, recompression) at that width.
@@ -77,7 +78,7 @@ public final class ScaledDecodeBench {
             for (int r = 2; r <= 8; r *= 2) {
                 int floor = (longer + r - 1) / r;
                 if (floor <= 1024) {
-                    ways.add(new Way("scaled 1/" + r, new ImageDecoder(max, 8192, 8192L * 8192L, 1024, floor)));
+                    ways.add(new Way("scaled 1/" + r, new UploadDecoder(max, 8192, 8192L * 8192L, 1024, floor)));
                 }
             }
             for (String kind : List.of("clean", "capture")) {

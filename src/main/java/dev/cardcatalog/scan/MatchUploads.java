@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -67,7 +67,7 @@ public class MatchUploads {
     private final Counter refused;
     private final Counter timedOut;
 
-    public MatchUploads(ArtConfig config,
+    public MatchUploads(ScanConfig config,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBodySize,
             ObjectMapper json, MeterRegistry metrics) {
         if (config.uploadConcurrency() < 1) {
@@ -77,7 +77,7 @@ public class MatchUploads {
         this.receiving = new Semaphore(concurrency);
         this.timeout = config.uploadTimeout();
         this.retryAfterSeconds = Math.max(1, (config.matchRetryAfter().toMillis() + 999) / 1000);
-        this.maxBodyBytes = maxBodySize.map(MemorySize::asLongValue).orElse((long) ArtIndexResource.MAX_BODY_BYTES);
+        this.maxBodyBytes = maxBodySize.map(MemorySize::asLongValue).orElse((long) MatchResource.MAX_BODY_BYTES);
         this.maxBufferedBytes = config.uploadBuffer().asLongValue();
         this.json = json;
         Gauge.builder("art.uploads.receiving", receiving, s -> concurrency - s.availablePermits())

@@ -1,5 +1,8 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
+import dev.cardcatalog.art.ArtFingerprint;
+import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.ImageDecoder;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
 import dev.cardcatalog.platform.BusyException;
 import io.micrometer.core.instrument.Counter;
@@ -35,7 +35,7 @@ public class MatchLimit {
     private final Counter refused;
 
     @Inject
-    MatchLimit(ArtConfig config, MeterRegistry metrics) {
+    MatchLimit(ScanConfig config, MeterRegistry metrics) {
         this(config.matchConcurrency().orElse(2 * Runtime.getRuntime().availableProcessors()), config.matchQueue(),
                 config.matchQueueWait(), config.matchRetryAfter(), metrics);
     }

@@ -1,5 +1,8 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
+import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.art.ArtFingerprint;
+import dev.cardcatalog.art.RgbImage;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;

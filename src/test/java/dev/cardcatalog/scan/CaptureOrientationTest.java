@@ -1,8 +1,10 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
+import dev.cardcatalog.art.ImageDecoder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cardcatalog.testing.SampleArtworks;
 import dev.cardcatalog.testing.ArtProfile;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
@@ -37,7 +39,7 @@ class CaptureOrientationTest {
     private static final ImageDecoder DECODER = new ImageDecoder();
     private static boolean built;
     private static List<String> artworks;
-    private static Map<String, ArtBuildTest.Expected> cardOfArtwork;
+    private static Map<String, SampleArtworks.Expected> cardOfArtwork;
 
     @BeforeEach
     void buildTheIndexOnce() throws Exception {
@@ -45,10 +47,10 @@ class CaptureOrientationTest {
             return;
         }
         TestData.reset();
-        cardOfArtwork = ArtBuildTest.expectedArtworks();
+        cardOfArtwork = SampleArtworks.expectedArtworks();
         artworks = new ArrayList<>(cardOfArtwork.keySet());
         artworks.sort(null);
-        String build = ArtBuildTest.refreshThenBuildId();
+        String build = SampleArtworks.refreshThenBuildId();
         assertThat(Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
                 .isEqualTo("succeeded");
         built = true;
@@ -83,9 +85,9 @@ class CaptureOrientationTest {
             byte[] photo = ExifImages.jpegWithExif(stored, ExifImages.orientationTiff(value, ByteOrder.BIG_ENDIAN));
             // The same pixels, turned upright here by the EXIF table and sent as a PNG without a tag. The pixels are
             // those the service decodes the stored JPEG to: its upload decoder scales a capture this large (1/2 or
-            // 1/4, ArtIndexResource.SCALED_FLOOR) while the PNG, below its floor, is read as it is.
+            // 1/4, MatchResource.SCALED_FLOOR) while the PNG, below its floor, is read as it is.
             byte[] shown = TestImageFiles.png(ExifImages.displayed(
-                    ImageOrientationTest.image(ArtIndexResource.uploadDecoder().decode(stored)), value));
+                    ImageOrientationTest.image(MatchResource.uploadDecoder().decode(stored)), value));
 
             JsonPath answer = match("image/jpeg", photo);
 
@@ -155,7 +157,7 @@ class CaptureOrientationTest {
     }
 
     private static long seed(String artwork) {
-        ArtBuildTest.Expected expected = cardOfArtwork.get(artwork);
+        SampleArtworks.Expected expected = cardOfArtwork.get(artwork);
         return ScryfallStandIn.imageSeed(expected.cardId(), expected.face() > 0);
     }
 }

@@ -1,5 +1,6 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
+import dev.cardcatalog.art.RgbImage;
 import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.leptonica.PIX;
 import org.bytedeco.leptonica.global.leptonica;

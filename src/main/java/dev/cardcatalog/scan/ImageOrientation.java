@@ -1,5 +1,6 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
+import dev.cardcatalog.art.RgbImage;
 import com.twelvemonkeys.imageio.metadata.Directory;
 import com.twelvemonkeys.imageio.metadata.Entry;
 import com.twelvemonkeys.imageio.metadata.jpeg.JPEG;

@@ -1,5 +1,6 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
+import dev.cardcatalog.testing.JpegSegments;
 import com.twelvemonkeys.imageio.metadata.Entry;
 import com.twelvemonkeys.imageio.metadata.tiff.TIFF;
 import com.twelvemonkeys.imageio.metadata.tiff.TIFFEntry;
@@ -53,8 +54,8 @@ public final class ExifImages {
         ByteArrayOutputStream payload = new ByteArrayOutputStream();
         payload.writeBytes("Exif\0\0".getBytes(StandardCharsets.US_ASCII));
         payload.writeBytes(tiff);
-        return BrokenJpegMetadataTest.afterApp0(jpeg,
-                new byte[][] {BrokenJpegMetadataTest.segment(0xE1, payload.toByteArray())});
+        return JpegSegments.afterApp0(jpeg,
+                new byte[][] {JpegSegments.segment(0xE1, payload.toByteArray())});
     }
 
     /** {@code png} with an eXIf chunk holding {@code tiff} right after its IHDR chunk. */

@@ -1,5 +1,13 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.scan;
 
+import dev.cardcatalog.testing.JpegSegments;
+import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.art.ArtFingerprint;
+import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.ImageDecodeException;
+import dev.cardcatalog.art.ImageDecoder;
+import dev.cardcatalog.art.ArtIndexFile;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -45,9 +53,9 @@ class ScaledJpegDecodingTest {
 
     private static final int ARTWORKS = 100;
     /** The same limits as the upload decoder, without the scaled path: what ImageIO's path gives. */
-    private static final ImageDecoder IMAGEIO = new ImageDecoder(ArtIndexResource.MAX_BODY_BYTES, 8192,
-            8192L * 8192L, ArtIndexResource.MAX_DECODED_SIDE);
-    private static final ImageDecoder UPLOADS = ArtIndexResource.uploadDecoder();
+    private static final ImageDecoder IMAGEIO = new ImageDecoder(MatchResource.MAX_BODY_BYTES, 8192,
+            8192L * 8192L, MatchResource.MAX_DECODED_SIDE);
+    private static final ImageDecoder UPLOADS = MatchResource.uploadDecoder();
 
     private static ArtMatcher matcher;
 
@@ -70,14 +78,14 @@ class ScaledJpegDecodingTest {
 
     @Test
     void theFloorPicksTheLargestReductionThatKeepsTheLongerSideAtOrAboveIt() {
-        assertEquals(8, ImageDecoder.scaledReduction(4032, 204)); // 12 MP: 378 x 504
-        assertEquals(4, ImageDecoder.scaledReduction(1433, 204)); // 256 x 359 (1/8 would be 180)
-        assertEquals(4, ImageDecoder.scaledReduction(838, 204)); // a 600 x 838 capture: 150 x 210
-        assertEquals(4, ImageDecoder.scaledReduction(813, 204));
-        assertEquals(2, ImageDecoder.scaledReduction(812, 204)); // 1/4 would be 203
-        assertEquals(2, ImageDecoder.scaledReduction(407, 204));
-        assertEquals(1, ImageDecoder.scaledReduction(406, 204)); // 1/2 would be 203: decoded by ImageIO
-        assertEquals(1, ImageDecoder.scaledReduction(204, 0));
+        assertEquals(8, UploadDecoder.scaledReduction(4032, 204)); // 12 MP: 378 x 504
+        assertEquals(4, UploadDecoder.scaledReduction(1433, 204)); // 256 x 359 (1/8 would be 180)
+        assertEquals(4, UploadDecoder.scaledReduction(838, 204)); // a 600 x 838 capture: 150 x 210
+        assertEquals(4, UploadDecoder.scaledReduction(813, 204));
+        assertEquals(2, UploadDecoder.scaledReduction(812, 204)); // 1/4 would be 203
+        assertEquals(2, UploadDecoder.scaledReduction(407, 204));
+        assertEquals(1, UploadDecoder.scaledReduction(406, 204)); // 1/2 would be 203: decoded by ImageIO
+        assertEquals(1, UploadDecoder.scaledReduction(204, 0));
     }
 
     @Test
@@ -188,7 +196,7 @@ class ScaledJpegDecodingTest {
     void iccTaggedJpegsTakeImageIOsPath() {
         byte[] plain = TestImageFiles.jpeg(CardArtGenerator.card(5).render(1024, 1433, 1), 0.85f);
         for (int space : new int[] {ColorSpace.CS_sRGB, ColorSpace.CS_LINEAR_RGB}) {
-            byte[] tagged = ImageDecoderTest.withIccProfile(plain, ICC_Profile.getInstance(space));
+            byte[] tagged = JpegSegments.withIccProfile(plain, ICC_Profile.getInstance(space));
             RgbImage image = decode(UPLOADS, tagged);
             assertEquals(512, image.width(), "subsampled by ImageIO (TwelveMonkeys, raw)");
             assertArrayEquals(decode(IMAGEIO, tagged).pixels(), image.pixels());
@@ -205,27 +213,27 @@ class ScaledJpegDecodingTest {
         byte[] garbage = new byte[300];
         new Random(6).nextBytes(garbage);
         for (byte[] segment : List.of(
-                BrokenJpegMetadataTest.segment(0xE1, concat("Exif\0\0".getBytes(StandardCharsets.US_ASCII), garbage)),
-                BrokenJpegMetadataTest.segment(0xE1, concat("http://ns.adobe.com/xap/1.0/\0"
+                JpegSegments.segment(0xE1, concat("Exif\0\0".getBytes(StandardCharsets.US_ASCII), garbage)),
+                JpegSegments.segment(0xE1, concat("http://ns.adobe.com/xap/1.0/\0"
                         .getBytes(StandardCharsets.US_ASCII), garbage)))) {
-            byte[] broken = BrokenJpegMetadataTest.afterApp0(clean, new byte[][] {segment});
+            byte[] broken = JpegSegments.afterApp0(clean, new byte[][] {segment});
             assertArrayEquals(scaled.pixels(), decode(UPLOADS, broken).pixels());
         }
         // an ICC profile whose chunks do not fit together (counts or sequence numbers that disagree) is ignored as on
         // ImageIO's path: the scaled path gives the clean file's pixels
         for (byte[][] chunks : List.of(
-                new byte[][] {BrokenJpegMetadataTest.icc(1, 2, new byte[100]),
-                        BrokenJpegMetadataTest.icc(2, 3, new byte[100])},
-                new byte[][] {BrokenJpegMetadataTest.icc(2, 2, new byte[100])})) {
-            byte[] broken = BrokenJpegMetadataTest.afterApp0(clean, chunks);
+                new byte[][] {JpegSegments.icc(1, 2, new byte[100]),
+                        JpegSegments.icc(2, 3, new byte[100])},
+                new byte[][] {JpegSegments.icc(2, 2, new byte[100])})) {
+            byte[] broken = JpegSegments.afterApp0(clean, chunks);
             assertArrayEquals(scaled.pixels(), decode(UPLOADS, broken).pixels(), "a broken ICC profile");
         }
         // an APP14 that is not a well-formed Adobe segment: libjpeg could read a colour transform from it, so it is
         // left out before the scaled decode, as ImageIO's path reads the file without it when it must
         for (byte[] payload : List.of(new byte[] {'A', 'd', 'o', 'b', 'e'},
                 new byte[] {'A', 'd', 'o', 'b', 'e', 0, 100, 0, 0, 0, 0, 7})) {
-            byte[] broken = BrokenJpegMetadataTest.afterApp0(clean,
-                    new byte[][] {BrokenJpegMetadataTest.segment(0xEE, payload)});
+            byte[] broken = JpegSegments.afterApp0(clean,
+                    new byte[][] {JpegSegments.segment(0xEE, payload)});
             assertArrayEquals(scaled.pixels(), decode(UPLOADS, broken).pixels(), payload.length + "-byte APP14");
             assertArrayEquals(decode(IMAGEIO, clean).pixels(), decode(IMAGEIO, broken).pixels());
         }
@@ -364,7 +372,7 @@ class ScaledJpegDecodingTest {
     /** Decodes the file named by its argument with the upload decoder and prints its size. */
     public static final class DecodeOnePhoto {
         public static void main(String[] args) throws Exception {
-            RgbImage image = ArtIndexResource.uploadDecoder().decode(Files.readAllBytes(Path.of(args[0])));
+            RgbImage image = MatchResource.uploadDecoder().decode(Files.readAllBytes(Path.of(args[0])));
             System.out.println("decoded " + image.width() + "x" + image.height());
         }
     }

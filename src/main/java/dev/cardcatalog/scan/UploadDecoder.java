@@ -1,0 +1,95 @@
+package dev.cardcatalog.scan;
+
+import dev.cardcatalog.art.ImageDecodeException;
+import dev.cardcatalog.art.ImageDecoder;
+import dev.cardcatalog.art.JpegStructure;
+import dev.cardcatalog.art.RgbImage;
+import java.util.function.Predicate;
+
+/**
+ * Decodes uploaded photos (SERVICE.md §5.9): the art side's {@link ImageDecoder}, with ImageIO's subsampling to
+ * at most {@code maxDecodedSide} pixels on the longer side, and before it, for a large JPEG, a decode scaled while
+ * it is decoded ({@link ScaledJpegDecoder}: libjpeg-turbo's DCT scaling, where a 1/8 pixel is the mean of its
+ * 8 × 8 block).
+ *
+ * <p>A JPEG whose longer side {@code L} is at least {@code 2 × scaledFloor} is decoded at the largest reduction
+ * {@code r} of 2, 4 or 8 that keeps {@code ceil(L / r) >= scaledFloor}, to {@code ceil(width / r)} ×
+ * {@code ceil(height / r)} pixels, after the same checks as any JPEG (size caps from the header, the end-of-image
+ * marker). Broken metadata around whole pixel data is ignored as on the ImageIO path: an ICC profile whose chunks
+ * do not fit together, and an APP14 segment that is not a well-formed Adobe one (left out before decoding), so the
+ * photo decodes as it would without them. The file goes the ImageIO way instead when the scaled decode cannot be
+ * trusted to give the same colours: a JPEG with 4 components (CMYK, YCCK: ImageMagick's formula is applied by
+ * ImageIO's path), one with a usable ICC profile (read raw through TwelveMonkeys), a lossless or hierarchical frame,
+ * a scaled result longer than {@code maxDecodedSide}, any warning or error of the native decoder (damaged data:
+ * ImageIO then says why it is refused), or the native library not loaded on this platform.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class UploadDecoder extends ImageDecoder {
+
+    private final int scaledFloor;
+
+    /**
+     * @param maxBodyBytes   largest body accepted, in bytes
+     * @param maxSide        largest declared width or height accepted, in pixels
+     * @param maxPixels      largest declared width × height accepted, in pixels
+     * @param maxDecodedSide longest side of the decoded image, in pixels
+     * @param scaledFloor    shortest longer side, in pixels, a JPEG is scaled down to while decoded; 0: never
+     *                       (every upload is decoded by ImageIO)
+     */
+    public UploadDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide, int scaledFloor) {
+        super(maxBodyBytes, maxSide, maxPixels, maxDecodedSide);
+        if (scaledFloor < 0) {
+            throw new IllegalArgumentException("scaledFloor must be 0 (never) or positive, not " + scaledFloor);
+        }
+        this.scaledFloor = scaledFloor;
+        if (scaledFloor > 0) {
+            ScaledJpegDecoder.available(); // loads the native library now, and logs which decoder serves
+        }
+    }
+
+    @Override
+    protected RgbImage decodeJpeg(byte[] body, JpegStructure jpeg) throws ImageDecodeException {
+        RgbImage scaled = decodeScaled(body, jpeg);
+        return scaled != null ? scaled : super.decodeJpeg(body, jpeg);
+    }
+
+    /**
+     * The JPEG decoded scaled by libjpeg-turbo when this decoder scales, the file is one whose scaled colours are
+     * those ImageIO would give (1 or 3 components, no usable ICC profile), and it is large enough; null otherwise,
+     * and when the native decoder is unavailable or warns: the caller then reads it with ImageIO. An ICC profile
+     * whose chunks do not fit together is ignored here as on the ImageIO path (libjpeg skips APP2 segments), so a
+     * photo with a broken profile gives the pixels of the same photo without it.
+     */
+    private RgbImage decodeScaled(byte[] body, JpegStructure jpeg) {
+        int longer = Math.max(jpeg.width(), jpeg.height());
+        int reduction = scaledReduction(longer, scaledFloor);
+        if (reduction == 1 || (longer + reduction - 1) / reduction > maxDecodedSide()
+                || (jpeg.components() != 1 && jpeg.components() != 3) || !SCALABLE_FRAMES.contains(jpeg.frame())
+                || (jpeg.iccProfile() && jpeg.iccConsistent())) {
+            return null;
+        }
+        // An APP14 segment that is not a well-formed Adobe one is left out: libjpeg could take a colour transform
+        // from it, while ImageIO's path gives the pixels of the file without it.
+        Predicate<JpegStructure.Segment> malformedAdobe = s -> s.optional() && (body[s.start() + 1] & 0xFF) == 0xEE;
+        boolean hasMalformedAdobe = jpeg.metadata().stream().anyMatch(malformedAdobe);
+        return ScaledJpegDecoder.decode(hasMalformedAdobe ? jpeg.without(body, malformedAdobe) : body, reduction,
+                (jpeg.width() + reduction - 1) / reduction, (jpeg.height() + reduction - 1) / reduction);
+    }
+
+    /**
+     * The largest of 8, 4 and 2 that keeps {@code ceil(longer / r) >= floor}, or 1 (no scaling) when none does or
+     * {@code floor} is 0.
+     */
+    static int scaledReduction(int longer, int floor) {
+        if (floor <= 0) {
+            return 1;
+        }
+        for (int r = 8; r > 1; r /= 2) {
+            if ((longer + r - 1) / r >= floor) {
+                return r;
+            }
+        }
+        return 1;
+    }
+}
