@@ -4,6 +4,7 @@ import dev.cardcatalog.platform.BusyException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -20,8 +21,10 @@ import java.util.function.Supplier;
  * turn ({@link MatchUploads}), so a slow upload holds none.
  *
  * <p>Metrics: {@code art.matches.running} and {@code art.matches.waiting} (gauges), {@code art.matches.refused}
- * (counter). Thread-safe.
+ * (counter), on {@code /q/metrics} from the start ({@link Startup}: made when the service starts, not at the first
+ * match). Thread-safe.
  */
+@Startup
 @ApplicationScoped
 public class MatchLimit {
 
