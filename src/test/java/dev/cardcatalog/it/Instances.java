@@ -26,7 +26,7 @@ final class Instances implements AutoCloseable {
     private final Path root = Path.of("target/it-instances");
 
     Instances() {
-        TestData.reset();
+        TestData.resetWithoutService();
         // commands an earlier test left on the topics would otherwise register jobs in the emptied ledger
         TestKafka.discardRecords("card-catalog.commands", "card-catalog.commands.delayed");
         TestData.deleteTree(root);

@@ -44,6 +44,8 @@ import java.util.zip.GZIPOutputStream;
  * <p>Faults are scripted per path prefix: {@link #enqueue} answers the next matching requests with the given
  * faults in order, {@link #always} answers every matching request. A fault is a status with any headers and body,
  * a cut connection, or a slow body. Every request is recorded with the instant it arrived ({@link #requests()}).
+ * {@link #reset()} forgets the script and releases every hold: a slow body still being served is sent whole at once,
+ * so that nothing a test scripted slows the next test down (the stand-in lives as long as the JVM).
  *
  * <p>One runs per JVM ({@link #shared()}). Test classes loaded again for another Quarkus test profile get a handle
  * that scripts it over HTTP, through its admin routes under {@code /__stand-in/} (not recorded).
@@ -216,6 +218,10 @@ public final class ScryfallStandIn implements AutoCloseable {
     private int rotation;
     private final Map<String, BulkFile> bulkFiles = new LinkedHashMap<>();
     private final Map<String, byte[]> images = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The slow bodies being served, each with what sends its rest at once ({@link #reset()} runs them). */
+    private final Map<Object, Runnable> holds = new java.util.concurrent.ConcurrentHashMap<>();
+    /** How many resets there have been: a slow body begun before the last one is sent whole at its next chunk. */
+    private final java.util.concurrent.atomic.AtomicLong resets = new java.util.concurrent.atomic.AtomicLong();
 
     /** A handle on the stand-in at {@code baseUrl}, scripted through its admin routes. */
     private ScryfallStandIn(String baseUrl) {
@@ -290,6 +296,13 @@ public final class ScryfallStandIn implements AutoCloseable {
         }
         queued.clear();
         sticky.clear();
+        resets.incrementAndGet();
+        new ArrayList<>(holds.keySet()).forEach(hold -> {
+            Runnable release = holds.remove(hold);
+            if (release != null) {
+                release.run();
+            }
+        });
         requests.clear();
         shape = BulkShape.CURRENT;
         setsPageSize = 250;
@@ -462,6 +475,14 @@ public final class ScryfallStandIn implements AutoCloseable {
         } catch (RuntimeException e) {
             served = error(500, "internal_error", "The stand-in failed: " + e);
         }
+        answer(request, response, fault, served);
+    }
+
+    /** Sends {@code served}, as {@code fault} (when not null) asks: cut after some bytes, or slowly. */
+    private void answer(HttpServerRequest request, HttpServerResponse response, Fault fault, Served served) {
+        if (response.closed()) {
+            return;
+        }
         response.setStatusCode(served.status());
         response.putHeader("Content-Type", served.contentType());
         response.putHeader("Date", httpDate(Instant.now()));
@@ -475,21 +496,39 @@ public final class ScryfallStandIn implements AutoCloseable {
         }
         if (fault != null && fault.chunkDelay() != null) {
             response.putHeader("Content-Length", String.valueOf(served.body().length));
-            writeSlowly(response, served.body(), 0, fault.chunkSize(), fault.chunkDelay());
+            writeSlowly(response, served.body(), 0, fault.chunkSize(), fault.chunkDelay(), resets.get(),
+                    new Object(), Vertx.currentContext());
             return;
         }
         response.end(Buffer.buffer(served.body()));
     }
 
-    private void writeSlowly(HttpServerResponse response, byte[] body, int from, int chunk, Duration delay) {
-        int to = Math.min(body.length, from + chunk);
+    /**
+     * Serves {@code body} from {@code from} in chunks {@code delay} apart, as long as {@code hold} is held: a reset
+     * cancels the next chunk's timer and sends the rest at once, on the response's event loop.
+     */
+    private void writeSlowly(HttpServerResponse response, byte[] body, int from, int chunk, Duration delay,
+            long generation, Object hold, io.vertx.core.Context context) {
+        if (response.closed()) {
+            holds.remove(hold);
+            return;
+        }
+        // released by a reset since it began: the rest at once
+        int to = resets.get() != generation ? body.length : Math.min(body.length, from + chunk);
         Buffer part = Buffer.buffer(java.util.Arrays.copyOfRange(body, from, to));
         if (to >= body.length) {
+            holds.remove(hold);
             response.end(part);
             return;
         }
         response.write(part);
-        vertx.setTimer(Math.max(1, delay.toMillis()), t -> writeSlowly(response, body, to, chunk, delay));
+        long timer = vertx.setTimer(Math.max(1, delay.toMillis()),
+                t -> writeSlowly(response, body, to, chunk, delay, generation, hold, context));
+        holds.put(hold, () -> context.runOnContext(v -> {
+            if (vertx.cancelTimer(timer) && !response.closed()) {
+                response.end(Buffer.buffer(java.util.Arrays.copyOfRange(body, to, body.length)));
+            }
+        }));
     }
 
     private synchronized Fault nextFault(String path) {
