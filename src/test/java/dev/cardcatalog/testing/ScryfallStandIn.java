@@ -469,6 +469,17 @@ public final class ScryfallStandIn implements AutoCloseable {
             response.end(Buffer.buffer(fault.body()));
             return;
         }
+        if (isImage(path) && !images.containsKey(imageKey(path))) {
+            // drawn on a worker thread, several at once: the event loop goes on answering everything else
+            request.pause();
+            io.vertx.core.Context context = Vertx.currentContext();
+            vertx.<Served>executeBlocking(() -> image(path), false).onComplete(drawn -> context.runOnContext(v -> {
+                request.resume();
+                answer(request, response, fault, drawn.succeeded() ? drawn.result()
+                        : error(500, "internal_error", "The stand-in failed: " + drawn.cause()));
+            }));
+            return;
+        }
         Served served;
         try {
             served = serve(request, path);
@@ -600,12 +611,18 @@ public final class ScryfallStandIn implements AutoCloseable {
         boolean back = path.contains("/small/back/");
         byte[] jpeg;
         try {
-            jpeg = images.computeIfAbsent((back ? "back/" : "front/") + id,
-                    key -> CardArtGenerator.smallJpeg(imageSeed(id, back)));
+            jpeg = images.computeIfAbsent(imageKey(path), key -> CardArtGenerator.smallJpeg(imageSeed(id, back)));
         } catch (IllegalArgumentException e) {
             return error(404, "not_found", "No such image.");
         }
         return new Served(200, "image/jpeg", Map.of(), jpeg);
+    }
+
+    /** The key of an image path's picture among those drawn: its face and card id. */
+    private static String imageKey(String path) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        int dot = name.indexOf('.');
+        return (path.contains("/small/back/") ? "back/" : "front/") + (dot < 0 ? name : name.substring(0, dot));
     }
 
     /** The {@link CardArtGenerator} seed of the image the stand-in serves for a card id's front face. */
