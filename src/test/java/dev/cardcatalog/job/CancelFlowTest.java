@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
-import dev.cardcatalog.testing.OperatorActionsProfile;
+import dev.cardcatalog.testing.ShortRetryProfile;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.ScryfallStandIn;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * event naming who cancelled.
  */
 @QuarkusTest
-@TestProfile(OperatorActionsProfile.class)
+@TestProfile(ShortRetryProfile.class)
 @WithTestResource(CardCatalogTestResource.class)
 class CancelFlowTest {
 
