@@ -23,7 +23,10 @@ import java.util.Map;
 final class Instances implements AutoCloseable {
 
     private final List<ServiceProcess> started = new ArrayList<>();
-    private final Path root = Path.of("target/it-instances");
+    /** This JVM's instances' data directories and logs (failsafe's forks each have their own). */
+    static final Path ROOT = TestData.perJvm("target/it-instances");
+
+    private final Path root = ROOT;
 
     Instances() {
         TestData.resetWithoutService();
@@ -71,6 +74,11 @@ final class Instances implements AutoCloseable {
         for (String group : List.of("card-catalog", "card-catalog-relay")) {
             EmbeddedKafkaBroker.shared().awaitStableGroup(group, alive, Duration.ofSeconds(90));
         }
+    }
+
+    /** The data directory of the instance named {@code name}. */
+    Path dataDirectory(String name) {
+        return root.resolve(name);
     }
 
     /** Where the instance named {@code name} writes its output. */

@@ -13,8 +13,15 @@ import java.util.stream.Stream;
 /** Resetting the shared infrastructure between tests. */
 public final class TestData {
 
-    /** The test profile's {@code card-catalog.data-dir}. */
-    public static final Path DATA_DIR = Path.of("target/test-data");
+    /**
+     * The system property that names a test JVM among several run side by side (failsafe's forks:
+     * {@code fork-${surefire.forkNumber}}); unset in the one unit-test JVM. Each JVM has its own PostgreSQL, broker
+     * and stand-in; the directories it writes under {@code target/} get the name too ({@link #perJvm}).
+     */
+    public static final String FORK_PROPERTY = "card-catalog.test.fork";
+
+    /** The test profile's {@code card-catalog.data-dir} (in a named JVM, its own: {@link #perJvm}). */
+    public static final Path DATA_DIR = perJvm("target/test-data");
 
     private TestData() {
     }
@@ -86,6 +93,15 @@ public final class TestData {
             }
             return false;
         });
+    }
+
+    /**
+     * {@code path}, or in a JVM named by {@link #FORK_PROPERTY} {@code path-<name>}
+     * ({@code target/it-instances-fork-2}): a directory that JVMs run side by side do not share.
+     */
+    public static Path perJvm(String path) {
+        String fork = System.getProperty(FORK_PROPERTY, "");
+        return Path.of(fork.isBlank() ? path : path + "-" + fork);
     }
 
     public static void deleteTree(Path root) {
