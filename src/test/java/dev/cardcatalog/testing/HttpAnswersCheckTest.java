@@ -17,7 +17,7 @@ class HttpAnswersCheckTest {
               "/api/jobs/{id}/retry": {"post": {"operationId": "retryJob", "responses": {
                 "202": {"description": "queued"}, "409": {"description": "no", "content": {"text/plain": {}}}}}},
               "/api/art-index/files/{name}": {"get": {"operationId": "getArtIndexFile", "responses": {
-                "default": {"description": "anything"}}}}}}
+                "default": {"description": "anything", "content": {"application/problem+json": {}}}}}}}}
             """;
 
     private final OpenApiOperations document;
