@@ -24,6 +24,7 @@ import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 import org.eclipse.microprofile.openapi.models.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
 /**
  * Completes the OpenAPI document at build time (SERVICE.md §9), so that what it says comes from where it is decided:
@@ -31,8 +32,8 @@ import org.eclipse.microprofile.openapi.models.security.SecurityRequirement;
  *   <li><b>Words</b>: each operation's {@code summary} and {@code description} are its section of docs/api.md
  *       ({@link ApiMarkdown}), whose relative links are made absolute under the project's docs.</li>
  *   <li><b>Security</b>: the roles are the resource's {@code @RolesAllowed}, which Quarkus puts in a requirement of
- *       the {@value #BASIC} scheme; the same roles are also offered with {@value #BEARER} (a token, where tokens are
- *       on). An operation with no requirement is public ({@code @PermitAll}): its {@code security} is set empty, so
+ *       the {@value #BASIC} scheme (its own, from its configuration); the same roles are also offered with the
+ *       {@value #BEARER} scheme added here (a JWT, where tokens are on). An operation with no requirement is public ({@code @PermitAll}): its {@code security} is set empty, so
  *       no client sends credentials. The roles are also said in words at the end of the description.</li>
  *   <li><b>Problem answers</b>: an operation names the problem types it answers in its {@code x-problems} extension
  *       ({@code @Operation(extensions = @Extension(name = "x-problems", value = "job-in-flight kafka-unavailable"))}), by the last segment of
@@ -62,6 +63,13 @@ public class ApiDocumentFilter implements OASFilter {
 
     private static final String PROBLEM_SCHEMA = "#/components/schemas/Problem";
     private static final String DOCS = "/blob/main/docs/";
+    /**
+     * The bearer scheme, added here rather than in META-INF/openapi.yaml: Quarkus's security filter supports one
+     * scheme (basic, from its configuration) and warns at every build when it sees two.
+     */
+    static final String BEARER_DESCRIPTION = "A bearer JWT, accepted only where the operators have switched tokens on "
+            + "(`QUARKUS_OIDC_TENANT_ENABLED=true` with the issuer's key or provider: docs/operations.md#security). The "
+            + "roles are the token's `groups` claim. Without it a bearer token is refused (401).";
     /** The 400 of a POST sent as a form without the CSRF token. */
     static final String FORM_REFUSAL = "A body sent as an HTML form (`application/x-www-form-urlencoded` or "
             + "`multipart/form-data`) without the admin page's CSRF token is refused by the CSRF filter with a 400 "
@@ -73,6 +81,8 @@ public class ApiDocumentFilter implements OASFilter {
         String docsUrl = ConfigProvider.getConfig().getOptionalValue("card-catalog.project-url", String.class)
                 .orElse("https://github.com/card-catalog/card-catalog") + DOCS;
         Components components = openAPI.getComponents();
+        components.addSecurityScheme(BEARER, OASFactory.createSecurityScheme().type(SecurityScheme.Type.HTTP)
+                .scheme("bearer").bearerFormat("JWT").description(BEARER_DESCRIPTION));
         Map<String, Example> catalogue = components == null || components.getExamples() == null ? Map.of()
                 : components.getExamples();
         Set<String> named = new LinkedHashSet<>();
