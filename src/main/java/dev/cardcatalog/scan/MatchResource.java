@@ -23,11 +23,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Matching a photo of a card against the art index (SERVICE.md §5.9), public: {@code POST /api/art-index/matches}.
  */
 @PermitAll
+@Tag(name = "Scanning")
 @Path("/api/art-index/matches")
 public class MatchResource {
 
@@ -125,7 +134,24 @@ public class MatchResource {
     @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
-    public MatchesView match(InputStream body) {
+    // The operation's answers (SERVICE.md §9): its problem types are named here, answered by this class, by
+    // MatchUploads (408, 413, 503 before this method runs) and by MatchLimit (503); each type is in the catalogue,
+    // META-INF/openapi.yaml. docs/api.md says the same (OpenApiDocumentTest checks both).
+    @Operation(operationId = "matchPhoto", extensions = @Extension(name = "x-problems",
+            value = "invalid-image invalid-request not-found request-timeout body-too-large "
+                    + "unsupported-media-type service-busy"))
+    @APIResponse(responseCode = "200", description = "The index matched against and the nearest artworks, nearest "
+            + "first.", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = MatchesView.class)))
+    public MatchesView match(@RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB "
+            + "(20,971,520 bytes, `quarkus.http.limits.max-body-size`), received whole within 10 s "
+            + "(`card-catalog.art.upload-timeout`).", required = true, content = {
+                @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary",
+                        maxLength = MAX_BODY_BYTES)),
+                @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary",
+                        maxLength = MAX_BODY_BYTES)),
+                @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM, schema = @Schema(type = SchemaType.STRING,
+                        format = "binary", maxLength = MAX_BODY_BYTES))}) InputStream body) {
         return limit.run(() -> matchUpload(body));
     }
 
