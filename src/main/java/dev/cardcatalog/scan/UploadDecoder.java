@@ -69,6 +69,11 @@ public final class UploadDecoder extends ImageDecoder {
         }
     }
 
+    /** The shortest longer side a JPEG is scaled down to while decoded; 0 when this decoder does not scale. */
+    public int scaledFloor() {
+        return scaledFloor;
+    }
+
     /** The limits this decoder holds JPEGs to. */
     public UploadLimits limits() {
         return limits;

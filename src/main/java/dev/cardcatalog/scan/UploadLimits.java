@@ -16,8 +16,8 @@ package dev.cardcatalog.scan;
  */
 public record UploadLimits(int maxScans, int maxSegments, long maxWork, long maxMemoryBytes) {
 
-    /** The defaults of the configuration keys: 100 scans, 1,000 segments, 512 Mi of work, 96 MiB. */
-    public static final UploadLimits DEFAULTS = new UploadLimits(100, 1000, 512L * 1024 * 1024, 96L * 1024 * 1024);
+    /** The defaults of the configuration keys: 100 scans, 1,000 segments, 500,000,000 of work, 96 MiB. */
+    public static final UploadLimits DEFAULTS = new UploadLimits(100, 1000, 500_000_000L, 96L * 1024 * 1024);
 
     public UploadLimits {
         if (maxScans < 1 || maxSegments < 1
@@ -27,5 +27,11 @@ public record UploadLimits(int maxScans, int maxSegments, long maxWork, long max
                     + dev.cardcatalog.art.JpegStructure.MAX_RECORDED_SEGMENTS + "): " + maxScans + " scans, "
                     + maxSegments + " segments, " + maxWork + " work, " + maxMemoryBytes + " bytes");
         }
+    }
+
+    /** The limits configured. */
+    public static UploadLimits of(ScanConfig config) {
+        return new UploadLimits(config.uploadMaxScans(), config.uploadMaxSegments(), config.uploadMaxWork(),
+                config.uploadMaxMemory().asLongValue());
     }
 }

@@ -30,8 +30,6 @@ class DecodeDeadlineTest {
     private static final ImageDecoder IMAGEIO = new ImageDecoder(MatchResource.MAX_BODY_BYTES, 8192, 8192L * 8192L,
             MatchResource.MAX_DECODED_SIDE);
 
-    private static volatile byte[] sideCapPng;
-
     /** A condition that answers false {@code asks} times, then true, counting every ask. */
     private static final class StopAfter implements BooleanSupplier {
         final AtomicInteger asked = new AtomicInteger();
@@ -126,7 +124,8 @@ class DecodeDeadlineTest {
     void aPhotoWithinItsDeadlineDecodesAsWithoutOne() throws Exception {
         UploadDecoder decoder = MatchResource.uploadDecoder();
         for (byte[] photo : new byte[][] {CaptureSimulator.captureJpeg(5, 6, CaptureSimulator.Severity.REALISTIC,
-                1024), CardArtGenerator.smallJpeg(7), HostileImages.progressive4096()}) {
+                1024), CardArtGenerator.smallJpeg(7), dev.cardcatalog.testing.TestImageFiles.progressiveJpeg(
+                        CaptureSimulator.captureImage(7, 8), 0.85f)}) {
             RgbImage free = decoder.decode(photo);
             RgbImage timed = decoder.decode(photo, UploadDeadline.after(Duration.ofHours(1)));
             assertThat(timed.pixels()).isEqualTo(free.pixels());
@@ -138,15 +137,19 @@ class DecodeDeadlineTest {
         UploadDecoder decoder = MatchResource.uploadDecoder();
         byte[] photo = CaptureSimulator.captureJpeg(8, 9, CaptureSimulator.Severity.REALISTIC, 1024);
         assertThat(decoder.boundedForNative(photo, JpegStructure.scan(photo))).isTrue();
-        byte[] progressive = HostileImages.progressive4096();
+        byte[] progressive = dev.cardcatalog.testing.TestImageFiles.progressiveJpeg(
+                CaptureSimulator.captureImage(8, 10), 0.85f);
         assertThat(decoder.boundedForNative(progressive, JpegStructure.scan(progressive))).isTrue();
+        // 4,096 x 4,096 in 10 scans: 503,316,480 of work, just over the default limit
+        byte[] large = HostileImages.progressive4096();
+        assertThat(decoder.boundedForNative(large, JpegStructure.scan(large))).isFalse();
         // over the scan limit (the upload's walk refuses it first; the decoder alone would give it to ImageIO)
         byte[] flood = HostileImages.scanFlood(101);
         assertThat(decoder.boundedForNative(flood, JpegStructure.scan(flood))).isFalse();
         byte[] arithmetic = HostileImages.withFrameMarker(photo, 0xC9);
         assertThat(decoder.boundedForNative(arithmetic, JpegStructure.scan(arithmetic))).isFalse();
-        // a multi-scan frame whose coefficient array is over the memory limit: 8,192 x 8,192 declared
-        byte[] huge = HostileImages.withDeclaredSize(progressive, 8192, 8192);
+        // a multi-scan frame within the work limit whose coefficient array is over the memory limit: 4:4:4
+        byte[] huge = HostileImages.declaredFrame(0xC2, 5000, 4000, 3, 0x11, 0x11, 0x11);
         assertThat(JpegStructure.scan(huge).coefficientBytes()).isGreaterThan(decoder.limits().maxMemoryBytes());
         assertThat(decoder.boundedForNative(huge, JpegStructure.scan(huge))).isFalse();
         // and a scan flood is refused by the upload decoder's own walk, before any decoder sees it
@@ -156,11 +159,6 @@ class DecodeDeadlineTest {
     }
 
     private static byte[] sideCapPng() {
-        byte[] made = sideCapPng;
-        if (made == null) {
-            made = HostileImages.flatPng(8192, 8192, 16, 6);
-            sideCapPng = made;
-        }
-        return made;
+        return HostileImages.flatPng(8192, 8192, 16, 6);
     }
 }

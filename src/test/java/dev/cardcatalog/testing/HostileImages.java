@@ -20,6 +20,8 @@ import java.util.zip.Deflater;
 public final class HostileImages {
 
     private static volatile byte[] progressive4096;
+    private static final java.util.Map<List<Integer>, byte[]> FLAT_PNGS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private HostileImages() {
     }
@@ -168,6 +170,36 @@ public final class HostileImages {
         return out;
     }
 
+    /**
+     * A JPEG of headers only, as a marker walk sees it: SOI, a frame {@code sofMarker} of {@code width} ×
+     * {@code height} with one component for each of {@code factors}, sampled as it says (0x11: 1 × 1; 4:2:0 colour
+     * is 0x22, 0x11, 0x11), {@code scans} scans of one byte of entropy-coded data, EOI. What it declares is all it
+     * costs before it is decoded; a decoder would find its data short.
+     */
+    public static byte[] declaredFrame(int sofMarker, int width, int height, int scans, int... factors) {
+        int components = factors.length;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xD8});
+        byte[] sof = new byte[6 + 3 * components];
+        sof[0] = 8;
+        sof[1] = (byte) (height >> 8);
+        sof[2] = (byte) height;
+        sof[3] = (byte) (width >> 8);
+        sof[4] = (byte) width;
+        sof[5] = (byte) components;
+        for (int c = 0; c < components; c++) {
+            sof[6 + 3 * c] = (byte) (c + 1);
+            sof[7 + 3 * c] = (byte) factors[c];
+        }
+        out.writeBytes(JpegSegments.segment(sofMarker, sof));
+        for (int k = 0; k < scans; k++) {
+            out.writeBytes(JpegSegments.segment(0xDA, new byte[] {1, 1, 0, 0, 63, 0}));
+            out.write(0);
+        }
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xD9});
+        return out.toByteArray();
+    }
+
     /** The first {@code length} bytes of {@code file}. */
     public static byte[] truncated(byte[] file, int length) {
         return Arrays.copyOf(file, length);
@@ -232,8 +264,14 @@ public final class HostileImages {
      * A PNG written by hand: {@code width} × {@code height}, {@code bitDepth} bits a sample, PNG colour type
      * {@code colourType} (0 grey, 2 RGB, 4 grey + alpha, 6 RGBA), every row filter 0 and all samples 0, deflated
      * as it is made (a 16-bit RGBA image at the side cap, 8,192 × 8,192, is 512 MiB of samples in about 0.5 MB).
+     * Made once per JVM for each size and kind (the caller must not change the array).
      */
     public static byte[] flatPng(int width, int height, int bitDepth, int colourType) {
+        return FLAT_PNGS.computeIfAbsent(List.of(width, height, bitDepth, colourType),
+                key -> makeFlatPng(width, height, bitDepth, colourType));
+    }
+
+    private static byte[] makeFlatPng(int width, int height, int bitDepth, int colourType) {
         int channels = switch (colourType) {
             case 0 -> 1;
             case 2 -> 3;
