@@ -280,29 +280,70 @@ public final class HostileImages {
             default -> throw new IllegalArgumentException("colour type " + colourType);
         };
         long rowBytes = 1 + ((long) width * channels * bitDepth + 7) / 8;
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-        ByteArrayOutputStream idat = new ByteArrayOutputStream();
-        byte[] row = new byte[(int) rowBytes];
-        byte[] buffer = new byte[1 << 16];
-        for (int y = 0; y < height; y++) {
-            deflater.setInput(row);
-            while (!deflater.needsInput()) {
-                int n = deflater.deflate(buffer);
-                idat.write(buffer, 0, n);
-            }
-        }
-        deflater.finish();
-        while (!deflater.finished()) {
-            int n = deflater.deflate(buffer);
-            idat.write(buffer, 0, n);
-        }
-        deflater.end();
+        byte[] idat = zlibOfZeros(rowBytes * height);
         byte[] ihdr = new byte[13];
         putInt(ihdr, 0, width);
         putInt(ihdr, 4, height);
         ihdr[8] = (byte) bitDepth;
         ihdr[9] = (byte) colourType;
-        return png(List.of(chunk("IHDR", ihdr), chunk("IDAT", idat.toByteArray()), chunk("IEND", new byte[0])));
+        return png(List.of(chunk("IHDR", ihdr), chunk("IDAT", idat), chunk("IEND", new byte[0])));
+    }
+
+    /**
+     * A zlib stream (RFC 1950) of {@code length} zero bytes, made quickly: after its first mebibytes a deflater's
+     * output for another mebibyte of zeros no longer changes (its window holds only zeros), so that output is
+     * repeated rather than computed again; the Adler-32 of {@code n} zeros is {@code (n mod 65521) << 16 | 1}.
+     */
+    static byte[] zlibOfZeros(long length) {
+        int chunk = 1 << 20;
+        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(0x78);
+        out.write(0xDA);
+        byte[] zeros = new byte[chunk];
+        long left = length;
+        byte[] previous = null;
+        byte[] steady = null;
+        while (left > 0) {
+            int n = (int) Math.min(chunk, left);
+            left -= n;
+            if (steady != null && n == chunk && left > 0) {
+                out.writeBytes(steady);
+                continue;
+            }
+            deflater.setInput(zeros, 0, n);
+            byte[] piece = drain(deflater, left == 0 ? Deflater.FULL_FLUSH : Deflater.SYNC_FLUSH, left == 0);
+            out.writeBytes(piece);
+            if (steady == null && previous != null && Arrays.equals(previous, piece)) {
+                steady = piece;
+            }
+            previous = piece;
+        }
+        deflater.end();
+        long adler = ((length % 65521) << 16) | 1;
+        out.write((int) (adler >>> 24));
+        out.write((int) (adler >>> 16));
+        out.write((int) (adler >>> 8));
+        out.write((int) adler);
+        return out.toByteArray();
+    }
+
+    private static byte[] drain(Deflater deflater, int flush, boolean finish) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[1 << 16];
+        if (finish) {
+            deflater.finish();
+            while (!deflater.finished()) {
+                out.write(buffer, 0, deflater.deflate(buffer));
+            }
+            return out.toByteArray();
+        }
+        int n;
+        do {
+            n = deflater.deflate(buffer, 0, buffer.length, flush);
+            out.write(buffer, 0, n);
+        } while (n == buffer.length || !deflater.needsInput());
+        return out.toByteArray();
     }
 
     /** {@code png} with {@code count} copies of {@code chunk} inserted after its IHDR chunk. */
