@@ -232,8 +232,15 @@ public class ImageDecoder {
         return JpegStructure.scan(body);
     }
 
-    private RgbImage decodeJpeg(byte[] body, BooleanSupplier stop) throws ImageDecodeException {
-        JpegStructure jpeg = structure(body);
+    /**
+     * Refuses, from its marker walk, a JPEG this decoder would refuse before reading its pixels: a declared size over
+     * the limits ({@link #checkDimensions}), no end-of-image marker (truncated), and a lossless or hierarchical frame
+     * longer than the decoded side (read at full size by every reader here).
+     *
+     * @param jpeg the file's marker walk
+     * @throws ImageDecodeException {@code DIMENSIONS_REFUSED} or {@code TRUNCATED}, with the reason
+     */
+    public void checkJpeg(JpegStructure jpeg) throws ImageDecodeException {
         checkDimensions(jpeg.width(), jpeg.height());
         if (!jpeg.complete()) {
             throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
@@ -247,6 +254,11 @@ public class ImageDecoder {
                             + "most %d pixels a side are accepted for such a file", jpeg.width(), jpeg.height(),
                     jpeg.frame() - 0xC0, maxDecodedSide));
         }
+    }
+
+    private RgbImage decodeJpeg(byte[] body, BooleanSupplier stop) throws ImageDecodeException {
+        JpegStructure jpeg = structure(body);
+        checkJpeg(jpeg);
         return decodeJpeg(body, jpeg, stop);
     }
 

@@ -26,8 +26,9 @@ import java.util.function.Supplier;
  *   <li>{@code too-many-segments}: a JPEG with more marker segments besides its scans, or a PNG with more chunks,
  *       than {@code card-catalog.art.upload-max-segments};</li>
  *   <li>{@code invalid-image}: what the walk finds broken (no frame header, a damaged marker, no end-of-image
- *       marker, a PNG that does not start with IHDR), or a declared size over the decoder's (8,192 a side,
- *       8,192 × 8,192 in all), as the decoder itself would refuse it;</li>
+ *       marker, a PNG that does not start with IHDR), a declared size over the decoder's (8,192 a side,
+ *       8,192 × 8,192 in all), or a lossless or hierarchical JPEG over 1,024 pixels a side, as the decoder itself
+ *       would refuse it ({@link dev.cardcatalog.art.ImageDecoder#checkJpeg});</li>
  *   <li>{@code arithmetic-coding}: an arithmetic-coded JPEG (SOF9-SOF11, SOF13-SOF15, or a DAC segment);</li>
  *   <li>{@code too-much-work}: declared work ({@link UploadLimits#maxWork()}) over
  *       {@code card-catalog.art.upload-max-work}, with {@code declared};</li>
@@ -92,12 +93,9 @@ public final class UploadAdmission {
         JpegStructure jpeg;
         try {
             jpeg = JpegStructure.scan(body, limits.maxSegments(), limits.maxScans());
-            decoder.checkDimensions(jpeg.width(), jpeg.height());
+            decoder.checkJpeg(jpeg);
         } catch (ImageDecodeException e) {
             throw walkRefusal(e, body, "JPEG");
-        }
-        if (!jpeg.complete()) {
-            throw invalidImage("the JPEG ends before its end-of-image marker (truncated file)", body);
         }
         if (jpeg.arithmetic()) {
             throw refuse("arithmetic-coding", "Arithmetic coding", String.format(Locale.ROOT,

@@ -87,6 +87,10 @@ class UploadAdmissionTest {
         refused(HostileImages.pngWithDeclaredSize(HostileImages.flatPng(16, 16, 8, 6), Integer.MAX_VALUE, 16),
                 "invalid-image");
         refused(HostileImages.declaredFrame(0xC0, 0, 100, 1, 0x11, 0x11, 0x11), "invalid-image");
+        // a lossless frame is read at full size by every decoder here: over 1,024 a side, refused; below, admitted
+        assertThat(refused(HostileImages.withFrameMarker(CaptureSimulator.captureJpeg(1, 2,
+                CaptureSimulator.Severity.REALISTIC, 1024), 0xC3), "invalid-image").detail()).contains("lossless");
+        admission.admit(HostileImages.withFrameMarker(CardArtGenerator.smallJpeg(6), 0xC3));
         // a progressive 4:4:4 frame within the work limit whose coefficient array alone is 100 MB
         Problem memory = refused(HostileImages.declaredFrame(0xC2, 4096, 4096, 3, 0x11, 0x11, 0x11),
                 "too-much-memory");
