@@ -26,6 +26,56 @@ public final class HostileImages {
     private HostileImages() {
     }
 
+    /**
+     * One file of the hostile corpus.
+     *
+     * @param name        what it is, for reports
+     * @param contentType how it is sent
+     * @param body        its bytes
+     * @param refusedAs   the problem type it is always refused with from its markers (400), before any decoding;
+     *                    null for a file that is decoded (answered 200, 400 {@code invalid-image} or 422
+     *                    {@code upload-too-costly} past its deadline, by its damage and the machine's speed)
+     */
+    public record Sample(String name, String contentType, byte[] body, String refusedAs) {
+    }
+
+    /**
+     * The hostile corpus of issue 23: the issue's scan flood and the rest of its class (more scans than a camera
+     * writes in a large frame, segment and table floods, PNG chunk floods, arithmetic and lossless frames, huge
+     * declared sizes, a progressive frame whose coefficients alone are 120 MB, 16-bit PNGs at the side cap, a
+     * truncated file, flipped bits in a baseline and in a large progressive photo). Each is at most about 1 MB.
+     * Made in a few seconds; call it once.
+     */
+    public static List<Sample> corpus() {
+        byte[] crop = CaptureSimulator.captureJpeg(21, 22);
+        byte[] large = CaptureSimulator.captureJpeg(23, 24, CaptureSimulator.Severity.REALISTIC, 1024);
+        byte[] twelveMegapixels = TestImageFiles.progressiveJpeg(CardArtGenerator.card(25).render(3000, 4000, 1),
+                0.8f);
+        List<Sample> corpus = new ArrayList<>();
+        corpus.add(new Sample("scan flood (20,000 scans)", "image/jpeg", scanFlood(20_000), "too-many-scans"));
+        corpus.add(new Sample("100 scans of 4,096 x 4,096", "image/jpeg", scanFlood(100), "too-much-work"));
+        corpus.add(new Sample("200,000 empty APP1", "image/jpeg", app1Flood(200_000), "too-many-segments"));
+        corpus.add(new Sample("tables sent 200 times", "image/jpeg", tableFlood(200), "too-many-segments"));
+        corpus.add(new Sample("arithmetic progressive 8,192", "image/jpeg",
+                declaredFrame(0xCA, 8192, 8192, 10, 0x11, 0x11, 0x11), "arithmetic-coding"));
+        corpus.add(new Sample("lossless 1,024 wide", "image/jpeg", withFrameMarker(large, 0xC3), "invalid-image"));
+        corpus.add(new Sample("declares 65,535 x 65,535", "image/jpeg", withDeclaredSize(crop, 65_535, 65_535),
+                "invalid-image"));
+        corpus.add(new Sample("progressive 4:4:4 5,000 x 4,000", "image/jpeg",
+                declaredFrame(0xC2, 5000, 4000, 3, 0x11, 0x11, 0x11), "too-much-memory"));
+        corpus.add(new Sample("PNG 16-bit RGBA 8,192", "image/png", flatPng(8192, 8192, 16, 6), "too-much-work"));
+        corpus.add(new Sample("PNG 16-bit RGB 8,192", "image/png", flatPng(8192, 8192, 16, 2), null));
+        corpus.add(new Sample("PNG 16-bit grey 8,192", "image/png", flatPng(8192, 8192, 16, 0), null));
+        corpus.add(new Sample("PNG 2,000 text chunks", "image/png", withChunks(flatPng(64, 64, 8, 2),
+                chunk("tEXt", "k\0v".getBytes(StandardCharsets.US_ASCII)), 2_000), "too-many-segments"));
+        corpus.add(new Sample("JPEG cut in half", "image/jpeg", truncated(large, large.length / 2), "invalid-image"));
+        corpus.add(new Sample("JPEG bits flipped", "image/jpeg", bitFlipped(large, firstScanData(large), 6, 7),
+                null));
+        corpus.add(new Sample("12 MP progressive bits flipped", "image/jpeg",
+                bitFlipped(twelveMegapixels, firstScanData(twelveMegapixels), 4, 3), null));
+        return corpus;
+    }
+
     /** One marker segment or scan of a JPEG: its bytes {@code start} to {@code end} (exclusive). */
     public record Part(int marker, int start, int end) {
         int length() {
@@ -81,6 +131,17 @@ public final class HostileImages {
             progressive4096 = made;
         }
         return made;
+    }
+
+    /**
+     * A progressive grey JPEG of {@code side} × {@code side} (a gradient; the JDK writer's 6 scans): at 6,000 a side
+     * the heaviest kind of upload the default limits admit, its whole coefficient array 72 MB of native memory
+     * (its cost estimate about 90 MiB of the 96 MiB an upload may need), decoded by the native decoder.
+     */
+    public static byte[] greyProgressive(int side) {
+        BufferedImage grey = new BufferedImage(side, side, BufferedImage.TYPE_BYTE_GRAY);
+        grey.getGraphics().drawImage(gradient(side, side), 0, 0, null);
+        return TestImageFiles.progressiveJpeg(grey, 0.75f);
     }
 
     /** A smooth colour gradient, {@code width} × {@code height}: compresses to almost nothing. */
