@@ -8,6 +8,7 @@ import dev.cardcatalog.art.RgbImage;
 import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
@@ -18,6 +19,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,19 +58,28 @@ public class MatchResource {
 
     private final ArtIndexStore store;
     private final ArtworkPrintings catalog;
-    private final ImageDecoder decoder;
+    private final UploadDecoder decoder;
     private final MatchLimit limit;
+    private final UploadAdmission admission;
+    private final DecodeMemory memory;
+    private final Duration deadline;
 
-    public MatchResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ScanConfig config) {
+    public MatchResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ScanConfig config,
+            DecodeMemory memory, MeterRegistry metrics) {
         this.store = store;
         this.catalog = catalog;
         this.limit = limit;
+        this.memory = memory;
+        this.deadline = config.uploadDeadline();
+        UploadLimits limits = UploadLimits.of(config);
         if (config.uploadScaledDecoding()) {
-            this.decoder = uploadDecoder(); // logs which decoder serves uploads (ScaledJpegDecoder)
+            this.decoder = uploadDecoder(limits); // logs which decoder serves uploads (ScaledJpegDecoder)
         } else {
-            this.decoder = new UploadDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, 0);
+            this.decoder = new UploadDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, 0, limits);
             Log.info("Uploaded JPEGs are decoded by ImageIO (card-catalog.art.upload-scaled-decoding=false)");
         }
+        this.admission = new UploadAdmission(limits, config.cheapUploadWork(), config.cheapUploadBytes().asLongValue(),
+                decoder, metrics);
     }
 
     /**
@@ -80,7 +91,12 @@ public class MatchResource {
      * 4 MB of pixels instead of the heap.
      */
     public static UploadDecoder uploadDecoder() {
-        return new UploadDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, SCALED_FLOOR);
+        return uploadDecoder(UploadLimits.DEFAULTS);
+    }
+
+    /** {@link #uploadDecoder()} with these limits on what a JPEG may declare. */
+    public static UploadDecoder uploadDecoder(UploadLimits limits) {
+        return new UploadDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, SCALED_FLOOR, limits);
     }
 
     /**
@@ -129,6 +145,12 @@ public class MatchResource {
      * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload has been
      * received whole before this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout,
      * 503 when too many are being received), so {@code body} is read from memory and a slow upload holds no turn.
+     *
+     * <p>What an upload may cost (SERVICE.md §7, issue 23), in order: its markers are walked before it takes a turn
+     * ({@link UploadAdmission}: 400 for what no camera writes or what declares too much work or memory); it waits
+     * for a turn of its pool, cheap or expensive ({@link MatchLimit}); with the turn it reserves the memory its
+     * header says it needs ({@link DecodeMemory}: 503 at once when it does not fit); then its decoding and matching
+     * have {@code card-catalog.art.upload-deadline} together ({@link UploadDeadline}: 422 past it).
      */
     @POST
     @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
@@ -139,7 +161,8 @@ public class MatchResource {
     // META-INF/openapi.yaml. docs/api.md says the same (OpenApiDocumentTest checks both).
     @Operation(operationId = "matchPhoto", extensions = @Extension(name = "x-problems",
             value = "invalid-image invalid-request not-found request-timeout body-too-large "
-                    + "unsupported-media-type service-busy"))
+                    + "unsupported-media-type service-busy too-many-scans too-many-segments arithmetic-coding "
+                    + "too-much-work too-much-memory upload-too-costly"))
     @APIResponse(responseCode = "200", description = "The index matched against and the nearest artworks, nearest "
             + "first.", content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = MatchesView.class)))
@@ -152,10 +175,17 @@ public class MatchResource {
                         maxLength = MAX_BODY_BYTES)),
                 @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM, schema = @Schema(type = SchemaType.STRING,
                         format = "binary", maxLength = MAX_BODY_BYTES))}) InputStream body) {
-        return limit.run(() -> matchUpload(body));
+        byte[] upload = received(body);
+        UploadCost cost = admission.admit(upload);
+        return limit.run(cost.expensive(), () -> {
+            try (DecodeMemory.Reservation reserved = memory.reserve(cost.memoryBytes())) {
+                return admission.counted(() -> matchUpload(upload, UploadDeadline.after(deadline)));
+            }
+        });
     }
 
-    private MatchesView matchUpload(InputStream upload) {
+    /** The upload, already in memory ({@link MatchUploads}); 400 when it is empty. */
+    private static byte[] received(InputStream upload) {
         byte[] body;
         try {
             // one byte over the limit is enough for the decoder to refuse the body as too large
@@ -167,17 +197,23 @@ public class MatchResource {
             throw ProblemException.badRequest("body",
                     "The body is empty (0 bytes): send a JPEG or PNG photo of a card as the request body.");
         }
+        return body;
+    }
+
+    private MatchesView matchUpload(byte[] body, UploadDeadline deadline) {
         ArtIndexStore.LoadedIndex loaded = store.matcher().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
         RgbImage image;
         try {
-            image = ImageOrientation.upright(decoder.decode(body), ImageOrientation.of(body));
+            image = ImageOrientation.upright(decoder.decode(body, deadline), ImageOrientation.of(body));
         } catch (ImageDecodeException e) {
             throw new ProblemException(Problem.of("invalid-image", "Not an image", 400,
                     "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
         }
         String index = loaded.index().fileName();
+        deadline.check("fingerprinting the photo");
         CaptureQueries queries = CaptureQueries.of(image);
+        deadline.check("matching the photo");
         List<ArtMatcher.Match> nearest = loaded.matcher().nearest(queries.fingerprints(), MATCHES);
         Map<UUID, List<Printing>> printings = printings(nearest.stream().map(ArtMatcher.Match::artworkId).toList());
         List<MatchView> matches = new ArrayList<>();

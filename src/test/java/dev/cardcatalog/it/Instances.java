@@ -50,6 +50,12 @@ final class Instances implements AutoCloseable {
 
     /** {@link #start(String, Map)} with environment variables of its own (Quarkus's {@code QUARKUS_*} keys). */
     ServiceProcess start(String name, Map<String, String> overrides, Map<String, String> environment) {
+        return start(name, overrides, environment, List.of("-Xmx256m"));
+    }
+
+    /** {@link #start(String, Map, Map)} with these JVM options instead of {@code -Xmx256m}. */
+    ServiceProcess start(String name, Map<String, String> overrides, Map<String, String> environment,
+            List<String> jvmOptions) {
         Map<String, String> config = ServiceProcess.infrastructure(EmbeddedPostgresServer.shared(),
                 EmbeddedKafkaBroker.shared(), ScryfallStandIn.shared());
         config.put("card-catalog.data-dir", root.resolve(name).toAbsolutePath().toString());
@@ -58,7 +64,7 @@ final class Instances implements AutoCloseable {
         config.putAll(overrides);
         Map<String, String> variables = new java.util.HashMap<>(TestUsers.environment());
         variables.putAll(environment);
-        ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx256m"), config, variables,
+        ServiceProcess service = ServiceProcess.start(0, jvmOptions, config, variables,
                 root.resolve(name + ".log"), Duration.ofMinutes(2));
         started.add(service);
         return service;
