@@ -48,6 +48,9 @@ public final class CardFinder {
     /** Longest side, in pixels, of the image the cards are looked for in. */
     public static final int SEARCH_SIDE = 512;
 
+    /** An outline whose corners are all within this share of the photo's size of its corners is its edge. */
+    static final double FRAME_SHARE = 0.03;
+
     /** The smallest outline kept, as a share of the photo's area. */
     public static final double MIN_AREA_SHARE = 0.025;
 
@@ -83,15 +86,23 @@ public final class CardFinder {
      * @return the cards found, at most one entry per card; empty when none is
      */
     public List<FoundCard> find(RgbImage image, UploadDeadline deadline) {
-        int factor = Math.max(1, (Math.max(image.width(), image.height()) + Integer.getInteger("side", SEARCH_SIDE) - 1) / Integer.getInteger("side", SEARCH_SIDE));
+        return find(image, SEARCH_SIDE, deadline);
+    }
+
+    /**
+     * As {@link #find(RgbImage, UploadDeadline)}, searching {@code image} reduced to at most {@code searchSide}
+     * pixels on its longer side.
+     */
+    public List<FoundCard> find(RgbImage image, int searchSide, UploadDeadline deadline) {
+        int factor = Math.max(1, (Math.max(image.width(), image.height()) + searchSide - 1) / searchSide);
         GrayF32 grey = grey(image, factor);
         deadline.check("finding the cards");
 
-        CannyEdge<GrayF32, GrayF32> canny = FactoryEdgeDetectors.canny(Integer.getInteger("blur", 2), false, true, GrayF32.class,
+        CannyEdge<GrayF32, GrayF32> canny = FactoryEdgeDetectors.canny(2, false, true, GrayF32.class,
                 GrayF32.class);
         GrayU8 edges = new GrayU8(grey.width, grey.height);
-        canny.process(grey, Float.parseFloat(System.getProperty("lo", "0.04")), Float.parseFloat(System.getProperty("hi", "0.12")), edges);
-        GrayU8 closed = Integer.getInteger("dilate", 1) > 0 ? BinaryImageOps.dilate8(edges, Integer.getInteger("dilate", 1), null) : edges;
+        canny.process(grey, 0.04f, 0.12f, edges);
+        GrayU8 closed = BinaryImageOps.dilate8(edges, 1, null); // closes gaps of a pixel in the edges
         deadline.check("finding the cards");
 
         List<Contour> contours = BinaryImageOps.contour(closed, ConnectRule.EIGHT, null);
@@ -141,12 +152,17 @@ public final class CardFinder {
             if (!cardShaped(quad, minArea)) {
                 continue;
             }
-            Quad refined = Boolean.getBoolean("norefine") ? null : refine(quad, grey);
+            Quad refined = refine(quad, grey);
             if (refined != null && cardShaped(refined, minArea)) {
                 quad = refined;
             }
             // BoofCV's coordinates are pixel centres; ours pixel edges
-            outlines.add(upright(quad.translated(0.5, 0.5).scaled(factor, factor)));
+            Quad outline = quad.translated(0.5, 0.5);
+            if (outline.cornerDistance(Quad.frame(grey.width, grey.height))
+                    < FRAME_SHARE * Math.max(grey.width, grey.height)) {
+                continue; // the photo's own edge (a busy surface's edges reach it): the whole photo is tried anyway
+            }
+            outlines.add(upright(outline.scaled(factor, factor)));
         }
         deadline.check("finding the cards");
         return group(outlines);

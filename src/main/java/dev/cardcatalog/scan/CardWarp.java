@@ -7,7 +7,6 @@ import boofcv.alg.interpolate.InterpolationType;
 import boofcv.factory.geo.FactoryMultiView;
 import boofcv.struct.border.BorderType;
 import boofcv.struct.geo.AssociatedPair;
-import boofcv.struct.image.ImageType;
 import boofcv.struct.image.InterleavedU8;
 import dev.cardcatalog.art.RgbImage;
 import java.util.ArrayList;
@@ -113,7 +112,4 @@ public final class CardWarp {
         }
         return m;
     }
-
-    /** The image type BoofCV works on here: 8-bit RGB, interleaved. */
-    static final ImageType<InterleavedU8> TYPE = ImageType.il(3, InterleavedU8.class);
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Matches every card in a photo (SERVICE.md §5.10, §5.11): finds their outlines ({@link CardFinder}), warps each
@@ -92,34 +93,55 @@ public final class PhotoMatch {
      */
     public List<Found> match(UprightPhoto photo, ArtMatcher matcher, UploadDeadline deadline) {
         RgbImage image = photo.image();
-        double frameArea = (double) image.width() * image.height();
-        List<CardFinder.FoundCard> found = new ArrayList<>(finder.find(image, deadline));
+        List<Found> cards = pass(photo, image, CardFinder.SEARCH_SIDE, photo::finer, true, matcher, deadline);
+        if (cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN) && photo.finer() != null) {
+            // Nothing recognised: look again, twice as fine (a small card on a busy surface, whose edge the small
+            // decode blurs into the pattern's).
+            deadline.check("finding the cards");
+            List<Found> finer = pass(photo, photo.finer(), 2 * CardFinder.SEARCH_SIDE, () -> null, false, matcher,
+                    deadline);
+            if (finer.stream().anyMatch(c -> c.status() != MatchStatus.UNKNOWN)) {
+                cards = finer;
+            }
+        }
+        return ReadingOrder.sort(cards);
+    }
+
+    /**
+     * One look for the cards: found in {@code search} (a decode of the photo, searched at no more than
+     * {@code searchSide} pixels a side), warped from it or from {@code finer} when a card is small in it.
+     *
+     * @param whole whether the whole photo may be the card (a guide crop)
+     */
+    private List<Found> pass(UprightPhoto photo, RgbImage search, int searchSide, Supplier<RgbImage> finer,
+            boolean whole, ArtMatcher matcher, UploadDeadline deadline) {
+        double frameArea = (double) search.width() * search.height();
+        List<CardFinder.FoundCard> found = new ArrayList<>(finder.find(search, searchSide, deadline));
         found.sort(Comparator.comparingDouble((CardFinder.FoundCard c) -> c.outer().area()).reversed());
         found = withoutContainers(found);
         if (found.size() > MAX_CARDS) {
             found = new ArrayList<>(found.subList(0, MAX_CARDS));
         }
-        boolean guide = found.isEmpty() || found.get(0).outer().area() >= GUIDE_SHARE * frameArea;
+        boolean guide = whole && (found.isEmpty() || found.get(0).outer().area() >= GUIDE_SHARE * frameArea);
 
         List<Tried> tried = new ArrayList<>();
         for (int k = 0; k < found.size(); k++) {
             deadline.check("matching the cards");
-            tried.add(tryCard(photo, found.get(k), guide && k == 0, matcher, deadline));
+            tried.add(tryCard(search, finer, found.get(k), guide && k == 0, matcher, deadline));
         }
-        if (found.isEmpty()) {
-            Tried whole = tryCard(photo, null, true, matcher, deadline);
-            if (whole.status != MatchStatus.UNKNOWN) {
-                tried.add(whole);
+        if (found.isEmpty() && guide) {
+            Tried photoWhole = tryCard(search, finer, null, true, matcher, deadline);
+            if (photoWhole.status != MatchStatus.UNKNOWN) {
+                tried.add(photoWhole);
             }
         }
-        List<Tried> kept = withoutNested(tried);
-        double sx = (double) photo.width() / image.width();
-        double sy = (double) photo.height() / image.height();
+        double sx = (double) photo.width() / search.width();
+        double sy = (double) photo.height() / search.height();
         List<Found> cards = new ArrayList<>();
-        for (Tried t : kept) {
+        for (Tried t : withoutNested(tried)) {
             cards.add(t.found(sx, sy));
         }
-        return ReadingOrder.sort(cards);
+        return cards;
     }
 
     /** One way of looking at a card: an outline in the small decode's coordinates and its queries. */
@@ -181,9 +203,8 @@ public final class PhotoMatch {
         return quarter * 90;
     }
 
-    private Tried tryCard(UprightPhoto photo, CardFinder.FoundCard card, boolean whole, ArtMatcher matcher,
-            UploadDeadline deadline) {
-        RgbImage image = photo.image();
+    private Tried tryCard(RgbImage image, Supplier<RgbImage> finer, CardFinder.FoundCard card, boolean whole,
+            ArtMatcher matcher, UploadDeadline deadline) {
         List<Attempt> attempts = new ArrayList<>();
         if (card != null) {
             List<Quad> outlines = new ArrayList<>();
@@ -198,8 +219,9 @@ public final class PhotoMatch {
             }
             RgbImage source = image;
             double scale = 1;
-            if (shortSide(card.outer()) < CardWarp.CARD_WIDTH && photo.finer() != null) {
-                source = photo.finer();
+            RgbImage larger = shortSide(card.outer()) < CardWarp.CARD_WIDTH ? finer.get() : null;
+            if (larger != null) {
+                source = larger;
                 scale = (double) source.width() / image.width();
             }
             for (Quad outline : outlines) {

@@ -27,9 +27,11 @@ public final class UprightPhoto {
     private final int reduction;
     private RgbImage finer;
     private boolean finerTried;
+    private final UploadDeadline deadline;
 
     private UprightPhoto(RgbImage image, int width, int height, byte[] body, UploadDecoder decoder, int orientation,
-            int reduction) {
+            int reduction, UploadDeadline deadline) {
+        this.deadline = deadline;
         this.image = image;
         this.width = width;
         this.height = height;
@@ -43,12 +45,15 @@ public final class UprightPhoto {
      * Decodes an upload.
      *
      * @param body    the whole file, a JPEG or a PNG
-     * @param decoder the uploads' decoder; when it is an {@link UploadDecoder}, a finer decode is available
+     * @param decoder  the uploads' decoder; when it is an {@link UploadDecoder}, a finer decode is available
+     * @param deadline the upload's deadline, checked after the decode (and before the finer one)
      * @throws ImageDecodeException when the body is refused or cannot be decoded
      */
-    public static UprightPhoto decode(byte[] body, ImageDecoder decoder) throws ImageDecodeException {
+    public static UprightPhoto decode(byte[] body, ImageDecoder decoder, UploadDeadline deadline)
+            throws ImageDecodeException {
         int orientation = ImageOrientation.of(body);
         RgbImage decoded = decoder.decode(body);
+        deadline.check("decoding the photo");
         RgbImage upright = ImageOrientation.upright(decoded, orientation);
         int[] stored = storedSize(body);
         int storedW = stored == null ? decoded.width() : stored[0];
@@ -63,12 +68,13 @@ public final class UprightPhoto {
             }
         }
         return new UprightPhoto(upright, swap ? storedH : storedW, swap ? storedW : storedH, body,
-                decoder instanceof UploadDecoder u ? u : null, orientation, reduction);
+                decoder instanceof UploadDecoder u ? u : null, orientation, reduction, deadline);
     }
 
     /** A photo that is already decoded and upright, {@code image} at its own size; no finer decode. */
     public static UprightPhoto of(RgbImage image) {
-        return new UprightPhoto(image, image.width(), image.height(), null, null, ImageOrientation.UPRIGHT, 1);
+        return new UprightPhoto(image, image.width(), image.height(), null, null, ImageOrientation.UPRIGHT, 1,
+                UploadDeadline.none());
     }
 
     /** The small decode, as displayed: where the cards are found. */
@@ -94,9 +100,11 @@ public final class UprightPhoto {
         if (!finerTried) {
             finerTried = true;
             if (decoder != null && reduction > 1) {
+                deadline.check("decoding the photo finer");
                 try {
                     RgbImage decoded = decoder.decodeReduced(body, reduction / 2);
                     finer = decoded == null ? null : ImageOrientation.upright(decoded, orientation);
+                    deadline.check("decoding the photo finer");
                 } catch (ImageDecodeException e) {
                     finer = null; // the small decode stands
                 }
