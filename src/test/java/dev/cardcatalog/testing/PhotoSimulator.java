@@ -20,7 +20,8 @@ import java.util.SplittableRandom;
  *       a pale table), dark (cloth, a dark table) or patterned (wood grain, a checked cloth, a speckled stone);</li>
  *   <li>the card: turned any way in its plane (0–360°), tilted in perspective by up to 35° about an axis in any
  *       direction, seen through a pinhole camera whose focal length is 0.75–1.1 times the photo's longer side, its
- *       area 5–70 % of the frame (before the tilt's foreshortening), placed anywhere it fits whole;</li>
+ *       outline covering 5–70 % of the frame (less when so large a card would not fit whole at its turn), placed
+ *       anywhere it fits whole;</li>
  *   <li>in a sleeve in 4 photos of 10: an outline 1.5 mm larger all round, its rim a tint of the sleeve's colour
  *       over what is under it, a haze over the card, and one or two glare spots (radius 4–12 % of the card's width,
  *       up to 55 % white at the centre);</li>
@@ -80,6 +81,18 @@ public final class PhotoSimulator {
      */
     public static Photo wholePhoto(long artSeed, long photoSeed, CaptureSimulator.Severity severity, Surface surface,
             int width, int height) {
+        return wholePhoto(artSeed, photoSeed, severity, surface, width, height, Double.NaN, Double.NaN);
+    }
+
+    /**
+     * As {@link #wholePhoto(long, long, CaptureSimulator.Severity, Surface, int, int)}, with the tilt and the card's
+     * share of the frame given.
+     *
+     * @param tiltDegrees the perspective tilt, 0–35, or NaN to draw it
+     * @param areaShare   the card's area as a share of the frame, 0.05–0.70, or NaN to draw it
+     */
+    public static Photo wholePhoto(long artSeed, long photoSeed, CaptureSimulator.Severity severity, Surface surface,
+            int width, int height, double tiltDegrees, double areaShare) {
         SplittableRandom r = new SplittableRandom(photoSeed * 0x9E3779B97F4A7C15L + artSeed * 31 + 17);
         double f = severity.factor;
         boolean landscape = r.nextBoolean();
@@ -88,9 +101,11 @@ public final class PhotoSimulator {
         Surface chosen = surface != null ? surface : Surface.values()[r.nextInt(3)];
         Scene scene = new Scene(w, h, r, f, chosen);
 
-        double area = 0.05 + r.nextDouble() * 0.65;
+        double drawnArea = 0.05 + r.nextDouble() * 0.65;
+        double area = Double.isNaN(areaShare) ? drawnArea : areaShare;
         double turn = r.nextDouble() * Math.PI * 2;
-        double tilt = Math.toRadians(r.nextDouble() * 35);
+        double drawnTilt = r.nextDouble() * 35;
+        double tilt = Math.toRadians(Double.isNaN(tiltDegrees) ? drawnTilt : tiltDegrees);
         double axis = r.nextDouble() * Math.PI;
         double focal = (0.75 + r.nextDouble() * 0.35) * Math.max(w, h);
         double[][] plane = {{0, 0}, {CARD_W, 0}, {CARD_W, CARD_H}, {0, CARD_H}};
