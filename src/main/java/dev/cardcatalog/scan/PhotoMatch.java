@@ -28,7 +28,9 @@ import java.util.function.Supplier;
  *   <li>for a photo in which no card is found, or whose largest card covers at least {@value #GUIDE_SHARE} of it,
  *       the whole photo as the card, exactly as before cards were found (a guide crop, §5.9: its turns by shape).</li>
  * </ul>
- * The outline that gives the nearest artwork is the card's; its corners are the answer's. A photo in which no
+ * The outline that gives the nearest artwork is the card's; its corners are the answer's. When nothing is
+ * recognised, or the photo is a page of cards (a find holds several others), the finer decode is searched too and
+ * its cards are answered when it recognises more of them. A photo in which no
  * card is found is one card when, taken whole, it is near an artwork (not {@link MatchStatus#UNKNOWN}), and none
  * otherwise.
  *
@@ -93,14 +95,16 @@ public final class PhotoMatch {
      */
     public List<Found> match(UprightPhoto photo, ArtMatcher matcher, UploadDeadline deadline) {
         RgbImage image = photo.image();
-        List<Found> cards = pass(photo, image, CardFinder.SEARCH_SIDE, photo::finer, true, matcher, deadline);
-        if (cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN) && photo.finer() != null) {
-            // Nothing recognised: look again, twice as fine (a small card on a busy surface, whose edge the small
-            // decode blurs into the pattern's).
+        boolean[] page = new boolean[1];
+        List<Found> cards = pass(photo, image, CardFinder.SEARCH_SIDE, photo::finer, true, matcher, deadline, page);
+        if ((page[0] || cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN)) && photo.finer() != null) {
+            // Nothing recognised, or a page of cards (a find that holds several): look again, twice as fine. A small
+            // card on a busy surface, or a black-bordered card on a dark binder page, has edges that the small
+            // decode blurs into its neighbours'.
             deadline.check("finding the cards");
             List<Found> finer = pass(photo, photo.finer(), 2 * CardFinder.SEARCH_SIDE, () -> null, false, matcher,
-                    deadline);
-            if (finer.stream().anyMatch(c -> c.status() != MatchStatus.UNKNOWN)) {
+                    deadline, new boolean[1]);
+            if (recognised(finer) > recognised(cards)) {
                 cards = finer;
             }
         }
@@ -114,11 +118,13 @@ public final class PhotoMatch {
      * @param whole whether the whole photo may be the card (a guide crop)
      */
     private List<Found> pass(UprightPhoto photo, RgbImage search, int searchSide, Supplier<RgbImage> finer,
-            boolean whole, ArtMatcher matcher, UploadDeadline deadline) {
+            boolean whole, ArtMatcher matcher, UploadDeadline deadline, boolean[] page) {
         double frameArea = (double) search.width() * search.height();
         List<CardFinder.FoundCard> found = new ArrayList<>(finder.find(search, searchSide, deadline));
         found.sort(Comparator.comparingDouble((CardFinder.FoundCard c) -> c.outer().area()).reversed());
+        int all = found.size();
         found = withoutContainers(found);
+        page[0] = found.size() < all;
         if (found.size() > MAX_CARDS) {
             found = new ArrayList<>(found.subList(0, MAX_CARDS));
         }
@@ -142,6 +148,10 @@ public final class PhotoMatch {
             cards.add(t.found(sx, sy));
         }
         return cards;
+    }
+
+    private static long recognised(List<Found> cards) {
+        return cards.stream().filter(c -> c.status() != MatchStatus.UNKNOWN).count();
     }
 
     /** One way of looking at a card: an outline in the small decode's coordinates and its queries. */
