@@ -2,8 +2,11 @@
 # Whole matches over HTTP (docs/benchmarks.md, "Whole matches over HTTP"): the packaged service started as the local
 # run starts it (embedded PostgreSQL and Kafka, the Scryfall stand-in), a refresh and the art build it starts (the
 # sample's artworks indexed), then `ab` with C concurrent clients for S seconds per photo: the stand-in's 146x204
-# picture of Dusk Legion Zealot, the same art at 1,024x1,433 and at 3,024x4,032. Prints requests/s, p50, p99 and
-# failures per photo, and checks the first match of each photo is the card's artwork, confident.
+# picture of Dusk Legion Zealot, the same art at 1,024x1,433 and at 3,024x4,032 (guide crops), a 12-megapixel
+# whole photo of it lying on a patterned surface in perspective, and a 12-megapixel binder page of nine of the
+# sample's cards (bench/MatchPhotos.java). Prints requests/s, p50, p99 and failures per photo, and checks the first
+# match of each single-card photo is the card's artwork, confident, and that the binder page names its nine, all
+# confident.
 #
 #   bench/match-http-bench.sh [--seconds 60] [--concurrency 8] [--port 18642] [--scaled true|false]
 #                             [--jvm-options "-Xmx256m -XX:+UseSerialGC"]
@@ -70,14 +73,30 @@ echo
 echo "which decoder serves uploads: $(grep -o 'Uploaded JPEGs are decoded[^(]*' "$DIR/local.log" | head -1)"
 echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s %10s %12s %8s %8s %9s %s\n' photo bytes requests/s p50_ms p99_ms failures "first match"
-for photo in small 1024 12mp; do
+for photo in small 1024 12mp 12mp-card 12mp-binder; do
   FILE="$DIR/photos/$photo.jpg"
-  FIRST=$(curl -fsS -X POST -H 'Content-Type: image/jpeg' --data-binary @"$FILE" "$BASE/api/art-index/matches" \
-    | python3 -c 'import json,sys; m=json.load(sys.stdin)["matches"][0]; print(m["illustration_id"], m["distance"], m["confident"], m["rotation"])')
-  set -- $FIRST
-  if [ "$1" != "$ARTWORK" ] || [ "$3" != "True" ]; then
-    echo "$photo: the first match is $FIRST, not artwork $ARTWORK confident" >&2
-    exit 1
+  ANSWER=$(curl -fsS -X POST -H 'Content-Type: image/jpeg' --data-binary @"$FILE" "$BASE/api/art-index/matches")
+  if [ "$photo" = 12mp-binder ]; then
+    FIRST=$(printf '%s' "$ANSWER" | python3 -c '
+import json,sys
+a=json.load(sys.stdin); want=set(open(sys.argv[1]).read().split())
+got={c["matches"][0]["illustration_id"] for c in a["cards"] if c["status"]=="confident"}
+print("cards", len(a["cards"]), "confident-and-on-the-page", len(got & want))' "$DIR/photos/binder-artworks.txt")
+    set -- $FIRST
+    if [ "$2" != 9 ] || [ "$4" != 9 ]; then
+      echo "$photo: $FIRST, not the nine cards of the page, all confident" >&2
+      exit 1
+    fi
+    SAYS="nine cards, all confident"
+  else
+    FIRST=$(printf '%s' "$ANSWER" \
+      | python3 -c 'import json,sys; m=json.load(sys.stdin)["matches"][0]; print(m["illustration_id"], m["distance"], m["confident"], m["rotation"])')
+    set -- $FIRST
+    if [ "$1" != "$ARTWORK" ] || [ "$3" != "True" ]; then
+      echo "$photo: the first match is $FIRST, not artwork $ARTWORK confident" >&2
+      exit 1
+    fi
+    SAYS="distance $2, confident, rotation $4"
   fi
   ab -q -c "$CONCURRENCY" -t "$SECONDS_PER_PHOTO" -n 1000000 -T image/jpeg -p "$FILE" \
     "$BASE/api/art-index/matches" > "$DIR/ab-$photo.txt" 2>&1
@@ -94,7 +113,7 @@ while i<len(b):
   if 0xC0<=m<=0xCF and m not in (0xC4,0xC8,0xCC): h,w=struct.unpack('>HH',b[i+5:i+9]); print(f'{w}x{h}'); break
   i+=2+n")
   printf '%-22s %10s %12s %8s %8s %9s %s\n' "$DIM" "$(stat -c %s "$FILE")" "$RPS" "$P50" "$P99" \
-    "${FAILED:-0}+${NON2XX:-0}" "distance $2, confident, rotation $4"
+    "${FAILED:-0}+${NON2XX:-0}" "$SAYS"
   echo "  (load average after: $(cut -d' ' -f1-3 /proc/loadavg))"
 done
 echo "(failures: failed requests + non-2xx answers, as ab counts them; ab's own report per photo in $DIR/ab-*.txt)"

@@ -1,10 +1,8 @@
 package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtIndexStore;
-import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ImageDecodeException;
 import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.RgbImage;
 import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
@@ -35,14 +33,15 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * Matching a photo of a card against the art index (SERVICE.md §5.9), public: {@code POST /api/art-index/matches}.
+ * Matching the cards in a photo against the art index (SERVICE.md §5.9–§5.11), public:
+ * {@code POST /api/art-index/matches}. A thin resource: receiving the upload here, its decoding in
+ * {@link UprightPhoto}, finding and matching its cards in {@link PhotoMatch}.
  */
 @PermitAll
 @Tag(name = "Scanning")
 @Path("/api/art-index/matches")
 public class MatchResource {
 
-    private static final int MATCHES = 10;
     /** Longest side, in pixels, a capture is decoded at (larger ones are subsampled while they are read). */
     static final int MAX_DECODED_SIDE = 1024;
     /**
@@ -63,6 +62,7 @@ public class MatchResource {
     private final UploadAdmission admission;
     private final DecodeMemory memory;
     private final Duration deadline;
+    private final PhotoMatch photoMatch = new PhotoMatch();
 
     public MatchResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ScanConfig config,
             DecodeMemory memory, MeterRegistry metrics) {
@@ -100,11 +100,18 @@ public class MatchResource {
     }
 
     /**
-     * One artwork near the photo, with its active printings.
+     * One artwork near a card of the photo, with its active printings.
      *
-     * @param rotation how far the photo, as displayed (its EXIF orientation applied), was turned clockwise to match
-     *                 this artwork: 0, 90, 180 or 270 degrees, one of the turns tried for the photo's shape
-     *                 ({@link CaptureQueries#turnsFor}); the smallest of them on a tie
+     * @param illustrationId the artwork (Scryfall {@code illustration_id})
+     * @param distance       Hamming distance in bits, 0–1,024: the smallest over the card's query fingerprints
+     * @param confident      true only for the first artwork of a card whose {@code status} is {@code confident}
+     *                       ({@link MatchStatus}); false for every other item, so a client that reads the first
+     *                       item's {@code confident} is never told confident for a card that is not in the index
+     * @param rotation       how far the photo, as displayed (its EXIF orientation applied), is turned clockwise to
+     *                       show the card upright, to the nearest quarter turn: 0, 90, 180 or 270 degrees. For a
+     *                       photo that is the card (a guide crop), the turn it matched at, one of the turns tried for
+     *                       the photo's shape ({@link CaptureQueries#turnsFor}), the smallest on a tie
+     * @param printings      the artwork's active printings
      */
     public record MatchView(UUID illustrationId, int distance, boolean confident, int rotation,
             List<Printing> printings) {
@@ -132,19 +139,48 @@ public class MatchResource {
     public record Face(int index, String name) {
     }
 
-    /** The answer to a match: the index used and the nearest artworks, nearest first. */
-    public record MatchesView(String index, List<MatchView> matches) {
+    /**
+     * A point of the photo.
+     *
+     * @param x pixels from the photo's left edge, as displayed (its EXIF orientation applied)
+     * @param y pixels from its top edge
+     */
+    public record Corner(double x, double y) {
     }
 
     /**
-     * Matches a photo of a card (JPEG or PNG; the whole image is taken as the card) against the current index: the
-     * 10 nearest artworks by the smallest Hamming distance over the query fingerprints (SERVICE.md §5.5, §5.9:
-     * the six offsets of the photo turned upright by its EXIF orientation, at each turn that could show a card
-     * upright: 0° and 180° for a portrait photo, 90° and 270° for a landscape one, all four near square),
-     * confident at 300 bits or fewer. 400 when the body is not an image; 404 before the first build; 503 with
-     * {@code Retry-After} when more photos are being matched than {@link MatchLimit} lets in. The upload has been
-     * received whole before this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout,
-     * 503 when too many are being received), so {@code body} is read from memory and a slow upload holds no turn.
+     * A card found in the photo (SERVICE.md §5.10).
+     *
+     * @param corners its four corners in the photo's pixels as displayed: top-left, top-right, bottom-right,
+     *                bottom-left of the card as it reads upright (for a photo that is the card, the photo's corners
+     *                in that order)
+     * @param status  {@code confident}, {@code ambiguous} (two or more artworks are close) or {@code unknown} (none
+     *                is), by the rule of {@link MatchStatus}
+     * @param matches its nearest artworks, nearest first, at most 10
+     */
+    public record CardView(List<Corner> corners, MatchStatus status, List<MatchView> matches) {
+    }
+
+    /**
+     * The answer to a match.
+     *
+     * @param index   the art index file matched against
+     * @param matches the first card's nearest artworks ({@code cards[0].matches}), where clients before cards were
+     *                found read them; empty when no card is found
+     * @param cards   the cards found, in reading order (rows from the top, each from the left); empty when none is
+     */
+    public record MatchesView(String index, List<MatchView> matches, List<CardView> cards) {
+    }
+
+    /**
+     * Matches the cards in a photo (JPEG or PNG) against the current index (SERVICE.md §5.9–§5.11): each card found
+     * ({@link PhotoMatch}: its outline found, warped upright, fingerprinted at the turns that could show it upright)
+     * with its corners, its status and its 10 nearest artworks by the smallest Hamming distance over its query
+     * fingerprints; a photo that is itself the card (a guide crop) as before, the whole photo at the turns its
+     * shape allows. 400 when the body is not an image; 404 before the first build; 503 with {@code Retry-After}
+     * when more photos are being matched than {@link MatchLimit} lets in. The upload has been received whole before
+     * this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout, 503 when too many are
+     * being received), so {@code body} is read from memory and a slow upload holds no turn.
      *
      * <p>What an upload may cost (SERVICE.md §7, issue 23), in order: its markers are walked before it takes a turn
      * ({@link UploadAdmission}: 400 for what no camera writes or what declares too much work or memory); it waits
@@ -163,8 +199,8 @@ public class MatchResource {
             value = "invalid-image invalid-request not-found request-timeout body-too-large "
                     + "unsupported-media-type service-busy too-many-scans too-many-segments arithmetic-coding "
                     + "too-much-work too-much-memory upload-too-costly"))
-    @APIResponse(responseCode = "200", description = "The index matched against and the nearest artworks, nearest "
-            + "first.", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+    @APIResponse(responseCode = "200", description = "The index matched against and the cards found, in reading "
+            + "order, each with its corners, its status and its nearest artworks, nearest first.", content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = MatchesView.class)))
     public MatchesView match(@RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB "
             + "(20,971,520 bytes, `quarkus.http.limits.max-body-size`), received whole within 10 s "
@@ -203,25 +239,41 @@ public class MatchResource {
     private MatchesView matchUpload(byte[] body, UploadDeadline deadline) {
         ArtIndexStore.LoadedIndex loaded = store.matcher().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
-        RgbImage image;
+        UprightPhoto photo;
         try {
-            image = ImageOrientation.upright(decoder.decode(body, deadline), ImageOrientation.of(body));
+            photo = UprightPhoto.decode(body, decoder, deadline);
         } catch (ImageDecodeException e) {
             throw new ProblemException(Problem.of("invalid-image", "Not an image", 400,
                     "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
         }
-        String index = loaded.index().fileName();
-        deadline.check("fingerprinting the photo");
-        CaptureQueries queries = CaptureQueries.of(image);
-        deadline.check("matching the photo");
-        List<ArtMatcher.Match> nearest = loaded.matcher().nearest(queries.fingerprints(), MATCHES);
-        Map<UUID, List<Printing>> printings = printings(nearest.stream().map(ArtMatcher.Match::artworkId).toList());
-        List<MatchView> matches = new ArrayList<>();
-        for (ArtMatcher.Match match : nearest) {
-            matches.add(new MatchView(match.artworkId(), match.distance(), match.confident(),
-                    queries.turnOf(match.query()), printings.getOrDefault(match.artworkId(), List.of())));
+        List<PhotoMatch.Found> found = photoMatch.match(photo, loaded.matcher(), deadline);
+        return answer(loaded.index().fileName(), found);
+    }
+
+    /** The answer for the cards found: their printings read in one query. */
+    private MatchesView answer(String index, List<PhotoMatch.Found> found) {
+        Map<UUID, List<Printing>> printings = printings(found.stream()
+                .flatMap(card -> card.nearest().stream().map(PhotoMatch.Item::artworkId)).distinct().toList());
+        List<CardView> cards = new ArrayList<>();
+        for (PhotoMatch.Found card : found) {
+            List<MatchView> matches = new ArrayList<>();
+            for (PhotoMatch.Item item : card.nearest()) {
+                boolean confident = matches.isEmpty() && card.status() == MatchStatus.CONFIDENT;
+                matches.add(new MatchView(item.artworkId(), item.distance(), confident, item.rotation(),
+                        printings.getOrDefault(item.artworkId(), List.of())));
+            }
+            List<Corner> corners = new ArrayList<>(4);
+            for (int k = 0; k < 4; k++) {
+                corners.add(new Corner(round(card.corners().x(k)), round(card.corners().y(k))));
+            }
+            cards.add(new CardView(List.copyOf(corners), card.status(), List.copyOf(matches)));
         }
-        return new MatchesView(index, matches);
+        return new MatchesView(index, cards.isEmpty() ? List.of() : cards.get(0).matches(), List.copyOf(cards));
+    }
+
+    /** A coordinate to a tenth of a pixel. */
+    private static double round(double v) {
+        return Math.round(v * 10) / 10.0;
     }
 
     private Map<UUID, List<Printing>> printings(List<UUID> artworks) {

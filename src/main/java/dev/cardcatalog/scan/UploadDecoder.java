@@ -115,6 +115,36 @@ public final class UploadDecoder extends ImageDecoder {
     }
 
     /**
+     * The reduction (1, 2, 4 or 8) at which {@link #decode} reads a JPEG whose longer side is {@code longer} pixels,
+     * when it takes the scaled path; 1 when it does not scale.
+     */
+    public int reductionFor(int longer) {
+        return scaledReduction(longer, scaledFloor);
+    }
+
+    /**
+     * The JPEG {@code body} decoded scaled at 1/{@code reduction} on the same path as {@link #decode}'s scaled
+     * decode (the same checks of the file, the same colours), for a finer look at part of a photo already decoded
+     * by {@link #decode} (SERVICE.md §5.10: the cards are found on the small decode and warped from a finer one).
+     *
+     * @param reduction 1, 2, 4 or 8
+     * @return the pixels, or null when this file does not take the scaled path at that reduction (not a JPEG the
+     *         scaled decoder reads, the result longer than {@link #maxDecodedSide()}, the native decoder unavailable
+     *         or warning): the caller then keeps the decode it has
+     * @throws ImageDecodeException when the file's marker walk refuses it
+     */
+    public RgbImage decodeReduced(byte[] body, int reduction) throws ImageDecodeException {
+        if (scaledFloor == 0 || body.length < 3 || (body[0] & 0xFF) != 0xFF || (body[1] & 0xFF) != 0xD8) {
+            return null;
+        }
+        JpegStructure jpeg = JpegStructure.scan(body);
+        if (!jpeg.complete()) {
+            return null;
+        }
+        return decodeScaled(body, jpeg, reduction);
+    }
+
+    /**
      * The JPEG decoded scaled by libjpeg-turbo when this decoder scales, the file is one whose scaled colours are
      * those ImageIO would give (1 or 3 components, no usable ICC profile), and it is large enough; null otherwise,
      * and when the native decoder is unavailable or warns: the caller then reads it with ImageIO. An ICC profile
@@ -122,9 +152,13 @@ public final class UploadDecoder extends ImageDecoder {
      * photo with a broken profile gives the pixels of the same photo without it.
      */
     private RgbImage decodeScaled(byte[] body, JpegStructure jpeg) {
+        int reduction = scaledReduction(Math.max(jpeg.width(), jpeg.height()), scaledFloor);
+        return reduction == 1 ? null : decodeScaled(body, jpeg, reduction);
+    }
+
+    private RgbImage decodeScaled(byte[] body, JpegStructure jpeg, int reduction) {
         int longer = Math.max(jpeg.width(), jpeg.height());
-        int reduction = scaledReduction(longer, scaledFloor);
-        if (reduction == 1 || (longer + reduction - 1) / reduction > maxDecodedSide()
+        if ((longer + reduction - 1) / reduction > maxDecodedSide()
                 || (jpeg.components() != 1 && jpeg.components() != 3) || !SCALABLE_FRAMES.contains(jpeg.frame())
                 || (jpeg.iccProfile() && jpeg.iccConsistent()) || !boundedForNative(body, jpeg)) {
             return null;

@@ -52,7 +52,9 @@ import java.util.stream.IntStream;
  * <p>Arguments (all optional): {@code --artworks N} (default 50000), {@code --captures N} (default 1000),
  * {@code --rounds N} (default 5), {@code --seconds S} per round (default 3), {@code --sizes} the index sizes
  * timed (default {@code 50000,200000}), {@code --calls N} timed calls of each kind (default 5000), {@code --parts}
- * a comma-separated choice of {@code throughput,latency,accuracy} (default all three).
+ * a comma-separated choice of {@code throughput,latency,accuracy,photos} (default all four); {@code --photos N}
+ * captures per row of the photo part (default 1000, at most {@code --captures}) and {@code --pages N} binder pages
+ * (default 200): see {@link PhotoRows}.
  */
 public final class ArtBench {
 
@@ -72,7 +74,9 @@ public final class ArtBench {
         int captures = 1_000;
         int rounds = 5;
         double seconds = 3;
-        String parts = "throughput,latency,accuracy";
+        String parts = "throughput,latency,accuracy,photos";
+        int photos = 1_000;
+        int pages = 200;
         String sizes = "50000,200000";
         int calls = 5_000;
         for (int k = 0; k + 1 < args.length; k += 2) {
@@ -84,6 +88,8 @@ public final class ArtBench {
                 case "--parts" -> parts = args[k + 1];
                 case "--sizes" -> sizes = args[k + 1];
                 case "--calls" -> calls = Integer.parseInt(args[k + 1]);
+                case "--photos" -> photos = Integer.parseInt(args[k + 1]);
+                case "--pages" -> pages = Integer.parseInt(args[k + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[k]);
             }
         }
@@ -99,7 +105,7 @@ public final class ArtBench {
         if (chosen.contains("throughput")) {
             throughput(rounds, seconds);
         }
-        if (chosen.contains("latency") || chosen.contains("accuracy")) {
+        if (chosen.contains("latency") || chosen.contains("accuracy") || chosen.contains("photos")) {
             List<ArtIndexFile.Entry> entries = buildIndex(artworks, captures);
             ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
             if (chosen.contains("latency")) {
@@ -120,6 +126,9 @@ public final class ArtBench {
                         margins(all);
                     }
                 }
+            }
+            if (chosen.contains("photos")) {
+                PhotoRows.run(matcher, Math.min(photos, captures), pages, captures);
             }
         }
     }

@@ -114,11 +114,11 @@ class CaptureOrientationTest {
                 JsonPath lossless = match("image/png", TestImageFiles.png(lying));
                 JsonPath jpeg = match("image/jpeg", TestImageFiles.jpeg(lying, 0.8f));
 
-                // The same four turned pictures are tried, so the same artworks at the same distances.
-                assertThat(lossless.getList("matches.illustration_id")).as("turn " + turn)
-                        .isEqualTo(straight.getList("matches.illustration_id"));
-                assertThat(lossless.getList("matches.distance")).as("turn " + turn)
-                        .isEqualTo(straight.getList("matches.distance"));
+                // The whole photo is tried at the same four turns as the upright one, and the card's outlines too;
+                // those are warped from another pixel grid in a turned photo (issue 24), so the artworks after the
+                // first may differ from the upright photo's. The first is the same (below, for both answers).
+                assertThat(lossless.getString("matches[0].illustration_id")).as("turn " + turn)
+                        .isEqualTo(straight.getString("matches[0].illustration_id"));
                 assertThat(lossless.getInt("matches[0].rotation")).as("turn " + turn).isEqualTo(turn);
                 for (JsonPath answer : List.of(lossless, jpeg)) {
                     assertThat(answer.getString("matches[0].illustration_id")).as("turn " + turn).isEqualTo(artwork);

@@ -162,7 +162,7 @@ public final class CaptureSimulator {
     }
 
     /** Separable Gaussian blur in place, edges clamped. */
-    private static void blur(double[] plane, int width, int height, double sigma) {
+    static void blur(double[] plane, int width, int height, double sigma) {
         int radius = Math.max(1, (int) Math.ceil(sigma * 3));
         double[] kernel = new double[2 * radius + 1];
         double sum = 0;

@@ -1,0 +1,49 @@
+package dev.cardcatalog.scan;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.cardcatalog.art.ArtMatcher;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How sure the match is of a card found in a photo (SERVICE.md §5.11): never {@link #CONFIDENT} for a card whose art
+ * is not in the index. The rule, measured on captures of art left out of the index beside captures of indexed art
+ * (docs/design/FINGERPRINT.md, card-catalog's note; docs/benchmarks.md):
+ * <ul>
+ *   <li>{@link #CONFIDENT}: the nearest artwork is within {@value #NEAR} bits, and the nearest <em>other</em>
+ *       artwork is at least {@value #MARGIN} bits farther;</li>
+ *   <li>{@link #AMBIGUOUS}: the nearest artwork is within {@value #NEAR} bits, but another is within
+ *       {@value #MARGIN} bits of it: two or more artworks are close;</li>
+ *   <li>{@link #UNKNOWN}: no artwork is within {@value #NEAR} bits.</li>
+ * </ul>
+ * Distances are those of {@link ArtMatcher#nearest}: the smallest over all the card's query fingerprints, so the
+ * nearest other artwork is the nearest over every outline and turn tried for the card.
+ */
+public enum MatchStatus {
+    CONFIDENT, AMBIGUOUS, UNKNOWN;
+
+    /** Bits within which an artwork is close to the card. */
+    public static final int NEAR = 300;
+
+    /** Bits by which the nearest artwork must be nearer than every other for the card to be confident. */
+    public static final int MARGIN = 60;
+
+    /**
+     * The status of a card whose nearest artworks are {@code nearest}, nearest first.
+     *
+     * @param nearest the nearest artworks (one entry per artwork), possibly empty
+     */
+    public static MatchStatus of(List<ArtMatcher.Match> nearest) {
+        if (nearest.isEmpty() || nearest.get(0).distance() > NEAR) {
+            return UNKNOWN;
+        }
+        int second = nearest.size() > 1 ? nearest.get(1).distance() : Integer.MAX_VALUE;
+        return (long) second - nearest.get(0).distance() >= MARGIN ? CONFIDENT : AMBIGUOUS;
+    }
+
+    /** The name in answers: {@code confident}, {@code ambiguous}, {@code unknown}. */
+    @JsonValue
+    public String wire() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,316 @@
+package dev.cardcatalog.scan;
+
+import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.RgbImage;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Matches every card in a photo (SERVICE.md §5.10, §5.11): finds their outlines ({@link CardFinder}), warps each
+ * upright ({@link CardWarp}), fingerprints it at the turns that could show it upright ({@link CaptureQueries}),
+ * takes its nearest artworks ({@link ArtMatcher#nearest}) and their {@link MatchStatus}, and lists the cards in
+ * reading order ({@link ReadingOrder}).
+ *
+ * <p>What is tried for one card, all in one {@code nearest} call so that its nearest <em>other</em> artwork is the
+ * nearest over everything tried:
+ * <ul>
+ *   <li>each of its outlines ({@link CardFinder.FoundCard}: a sleeve or a pocket, its edge, the inside of its
+ *       border), each as found, as the card inside a sleeve ({@value #SLEEVE_U} of the width and {@value #SLEEVE_V}
+ *       of the height inside it on every side: 1.5 mm of 66 × 91 mm) and as the inside of a card's border (the card
+ *       {@value #BORDER_U} and {@value #BORDER_V} beyond it: a Scryfall {@code small} image's 7-pixel frame), the
+ *       largest first, at most {@value #MAX_TRIES} outlines;</li>
+ *   <li>each at 0° and 180° (the finder cannot tell the top of a card from its bottom), and, when the outline is
+ *       nearly square (its sides within {@value CaptureQueries#SHAPE_RATIO} of each other, a card tilted along its
+ *       length), with its other pair of sides as the short ones too;</li>
+ *   <li>for a photo in which no card is found, or whose largest card covers at least {@value #GUIDE_SHARE} of it,
+ *       the whole photo as the card, exactly as before cards were found (a guide crop, §5.9: its turns by shape).</li>
+ * </ul>
+ * The outline that gives the nearest artwork is the card's; its corners are the answer's. When nothing is
+ * recognised, or the photo is a page of cards (a find holds several others), the finer decode is searched too and
+ * its cards are answered when it recognises more of them. A photo in which no
+ * card is found is one card when, taken whole, it is near an artwork (not {@link MatchStatus#UNKNOWN}), and none
+ * otherwise.
+ *
+ * <p>Overlapping finds of one card are one entry: outlines of one card are grouped by the finder; of two cards one
+ * of which lies inside the other (a card's art box is itself card-shaped), the one with the better status stays,
+ * the outer one on a tie; a find that holds two or more others (a binder page) is not a card.
+ *
+ * <p>Cost, bounded: at most {@value #MAX_CARDS} cards (the largest), at most {@value #MAX_TRIES} outlines of each,
+ * each warped to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is
+ * checked before every card and every outline. Stateless and thread-safe.
+ */
+public final class PhotoMatch {
+
+    /** The most cards matched in one photo (a 9-pocket binder page has nine; a table, up to 16). */
+    public static final int MAX_CARDS = 16;
+
+    /** Nearest artworks answered per card. */
+    public static final int MATCHES = 10;
+
+    /** The most outlines tried per card (each at two or four turns of six offsets). */
+    static final int MAX_TRIES = 9;
+
+    /** A card that covers at least this share of the photo may be the photo itself (a guide crop). */
+    static final double GUIDE_SHARE = 0.5;
+
+    static final double SLEEVE_U = 1.5 / 66;
+    static final double SLEEVE_V = 1.5 / 91;
+    static final double BORDER_U = 7.0 / 132;
+    static final double BORDER_V = 7.0 / 190;
+
+    static final int MAX_CARD_WIDTH = 2 * CardWarp.CARD_WIDTH;
+    static final int MAX_CARD_HEIGHT = 2 * CardWarp.CARD_HEIGHT;
+
+    /**
+     * One of a card's nearest artworks.
+     *
+     * @param artworkId the artwork
+     * @param distance  Hamming distance in bits, 0–1,024: the smallest over the card's query fingerprints
+     * @param rotation  how far the photo, as displayed, is turned clockwise to show the card upright, to the nearest
+     *                  quarter turn: 0, 90, 180 or 270 (for a guide crop, the turn it matched at, as before)
+     */
+    public record Item(UUID artworkId, int distance, int rotation) {
+    }
+
+    /**
+     * A card found in the photo.
+     *
+     * @param corners its corners in the photo's pixels as displayed, the card's top-left, top-right, bottom-right,
+     *                bottom-left as the card reads upright (the outline of its nearest artwork's match)
+     * @param status  how sure the match is ({@link MatchStatus})
+     * @param nearest its nearest artworks, nearest first, at most {@value #MATCHES}
+     */
+    public record Found(Quad corners, MatchStatus status, List<Item> nearest) {
+    }
+
+    private final CardFinder finder = new CardFinder();
+
+    /**
+     * The cards of {@code photo} matched against {@code matcher}, in reading order.
+     *
+     * @return the cards found, empty when none is
+     */
+    public List<Found> match(UprightPhoto photo, ArtMatcher matcher, UploadDeadline deadline) {
+        RgbImage image = photo.image();
+        boolean[] page = new boolean[1];
+        List<Found> cards = pass(photo, image, CardFinder.SEARCH_SIDE, photo::finer, true, matcher, deadline, page);
+        if ((page[0] || cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN)) && photo.finer() != null) {
+            // Nothing recognised, or a page of cards (a find that holds several): look again, twice as fine. A small
+            // card on a busy surface, or a black-bordered card on a dark binder page, has edges that the small
+            // decode blurs into its neighbours'.
+            deadline.check("finding the cards");
+            List<Found> finer = pass(photo, photo.finer(), 2 * CardFinder.SEARCH_SIDE, () -> null, false, matcher,
+                    deadline, new boolean[1]);
+            if (recognised(finer) > recognised(cards)) {
+                cards = finer;
+            }
+        }
+        return ReadingOrder.sort(cards);
+    }
+
+    /**
+     * One look for the cards: found in {@code search} (a decode of the photo, searched at no more than
+     * {@code searchSide} pixels a side), warped from it or from {@code finer} when a card is small in it.
+     *
+     * @param whole whether the whole photo may be the card (a guide crop)
+     */
+    private List<Found> pass(UprightPhoto photo, RgbImage search, int searchSide, Supplier<RgbImage> finer,
+            boolean whole, ArtMatcher matcher, UploadDeadline deadline, boolean[] page) {
+        double frameArea = (double) search.width() * search.height();
+        List<CardFinder.FoundCard> found = new ArrayList<>(finder.find(search, searchSide, deadline));
+        found.sort(Comparator.comparingDouble((CardFinder.FoundCard c) -> c.outer().area()).reversed());
+        int all = found.size();
+        found = withoutContainers(found);
+        page[0] = found.size() < all;
+        if (found.size() > MAX_CARDS) {
+            found = new ArrayList<>(found.subList(0, MAX_CARDS));
+        }
+        boolean guide = whole && (found.isEmpty() || found.get(0).outer().area() >= GUIDE_SHARE * frameArea);
+
+        List<Tried> tried = new ArrayList<>();
+        for (int k = 0; k < found.size(); k++) {
+            deadline.check("matching the cards");
+            tried.add(tryCard(search, finer, found.get(k), guide && k == 0, matcher, deadline));
+        }
+        if (found.isEmpty() && guide) {
+            Tried photoWhole = tryCard(search, finer, null, true, matcher, deadline);
+            if (photoWhole.status != MatchStatus.UNKNOWN) {
+                tried.add(photoWhole);
+            }
+        }
+        double sx = (double) photo.width() / search.width();
+        double sy = (double) photo.height() / search.height();
+        List<Found> cards = new ArrayList<>();
+        for (Tried t : withoutNested(tried)) {
+            cards.add(t.found(sx, sy));
+        }
+        return cards;
+    }
+
+    private static long recognised(List<Found> cards) {
+        return cards.stream().filter(c -> c.status() != MatchStatus.UNKNOWN).count();
+    }
+
+    /** One way of looking at a card: an outline in the small decode's coordinates and its queries. */
+    private record Attempt(Quad outline, CaptureQueries queries) {
+    }
+
+    /** A card after matching: its attempts, nearest artworks and status. */
+    private static final class Tried {
+        final Quad outer;
+        final List<Attempt> attempts;
+        final int[] attemptOfQuery;
+        final List<ArtMatcher.Match> nearest;
+        final MatchStatus status;
+
+        Tried(Quad outer, List<Attempt> attempts, int[] attemptOfQuery, List<ArtMatcher.Match> nearest) {
+            this.outer = outer;
+            this.attempts = attempts;
+            this.attemptOfQuery = attemptOfQuery;
+            this.nearest = nearest;
+            this.status = MatchStatus.of(nearest);
+        }
+
+        int best() {
+            return nearest.isEmpty() ? Integer.MAX_VALUE : nearest.get(0).distance();
+        }
+
+        /** The card's corners as it reads upright for query {@code query}, in the small decode's pixels. */
+        Quad cornersOf(int query) {
+            int a = attemptOfQuery[query];
+            Attempt attempt = attempts.get(a);
+            int first = 0;
+            for (int q = query; q > 0 && attemptOfQuery[q - 1] == a; q--) {
+                first++;
+            }
+            int turn = attempt.queries().turnOf(first);
+            // turning the card image clockwise by `turn` puts the card upright: its top-left was corner -turn/90
+            return attempt.outline().startingAt(4 - turn / 90);
+        }
+
+        Found found(double sx, double sy) {
+            Quad corners = nearest.isEmpty() ? outer : cornersOf(nearest.get(0).query());
+            List<Item> items = new ArrayList<>();
+            for (ArtMatcher.Match m : nearest) {
+                items.add(new Item(m.artworkId(), m.distance(), rotation(cornersOf(m.query()))));
+            }
+            return new Found(corners.scaled(sx, sy), status, List.copyOf(items));
+        }
+    }
+
+    /**
+     * The quarter turn, clockwise, that shows a card with these corners upright: from the direction of its top
+     * (the middle of its top side seen from the middle of its bottom side).
+     */
+    static int rotation(Quad corners) {
+        double ux = (corners.x(0) + corners.x(1) - corners.x(2) - corners.x(3)) / 2;
+        double uy = (corners.y(0) + corners.y(1) - corners.y(2) - corners.y(3)) / 2;
+        double clockwise = Math.toDegrees(Math.atan2(ux, -uy)); // how far the card is turned clockwise
+        int quarter = (int) Math.round(((360 - clockwise) % 360) / 90.0) % 4;
+        return quarter * 90;
+    }
+
+    private Tried tryCard(RgbImage image, Supplier<RgbImage> finer, CardFinder.FoundCard card, boolean whole,
+            ArtMatcher matcher, UploadDeadline deadline) {
+        List<Attempt> attempts = new ArrayList<>();
+        if (card != null) {
+            List<Quad> outlines = new ArrayList<>();
+            for (Quad outline : card.outlines()) {
+                for (Quad variant : List.of(outline, outline.grown(-SLEEVE_U, -SLEEVE_V),
+                        outline.grown(BORDER_U, BORDER_V))) {
+                    if (outlines.size() < MAX_TRIES
+                            && outlines.stream().noneMatch(q -> q.cornerDistance(variant) < 0.01 * shortSide(q))) {
+                        outlines.add(variant);
+                    }
+                }
+            }
+            RgbImage source = image;
+            double scale = 1;
+            RgbImage larger = shortSide(card.outer()) < CardWarp.CARD_WIDTH ? finer.get() : null;
+            if (larger != null) {
+                source = larger;
+                scale = (double) source.width() / image.width();
+            }
+            for (Quad outline : outlines) {
+                deadline.check("matching the cards");
+                addWarped(attempts, source, outline, scale);
+                double even = outline.side(0) + outline.side(2);
+                double odd = outline.side(1) + outline.side(3);
+                if (odd < CaptureQueries.SHAPE_RATIO * even) {
+                    addWarped(attempts, source, outline.startingAt(1), scale);
+                }
+            }
+        }
+        if (whole) {
+            attempts.add(new Attempt(Quad.frame(image.width(), image.height()), CaptureQueries.of(image)));
+        }
+        int total = attempts.stream().mapToInt(a -> a.queries().fingerprints().length).sum();
+        if (total > ArtMatcher.MAX_QUERIES) {
+            throw new IllegalStateException("too many queries for one card: " + total);
+        }
+        byte[][] queries = new byte[total][];
+        int[] attemptOfQuery = new int[total];
+        int q = 0;
+        for (int a = 0; a < attempts.size(); a++) {
+            for (byte[] fingerprint : attempts.get(a).queries().fingerprints()) {
+                attemptOfQuery[q] = a;
+                queries[q++] = fingerprint;
+            }
+        }
+        deadline.check("matching the cards");
+        List<ArtMatcher.Match> nearest = total == 0 ? List.of() : matcher.nearest(queries, MATCHES);
+        Quad outer = card != null ? card.outer() : Quad.frame(image.width(), image.height());
+        return new Tried(outer, attempts, attemptOfQuery, nearest);
+    }
+
+    /** Warps {@code outline} (small-decode coordinates) from {@code source} ({@code scale} times as large). */
+    private static void addWarped(List<Attempt> attempts, RgbImage source, Quad outline, double scale) {
+        Quad inSource = outline.scaled(scale, scale);
+        int width = (int) Math.round(Math.max(CardWarp.CARD_WIDTH, Math.min(MAX_CARD_WIDTH,
+                (inSource.side(0) + inSource.side(2)) / 2)));
+        int height = (int) Math.round(width * (double) CardWarp.CARD_HEIGHT / CardWarp.CARD_WIDTH);
+        RgbImage card = CardWarp.warp(source, inSource, width, height);
+        if (card != null) {
+            attempts.add(new Attempt(outline, CaptureQueries.of(card, List.of(0, 180))));
+        }
+    }
+
+    private static double shortSide(Quad q) {
+        return Math.min(q.side(0) + q.side(2), q.side(1) + q.side(3)) / 2;
+    }
+
+    /**
+     * The finds that are not containers: a find whose outline holds the centres of two or more others that are not
+     * inside each other (a binder page, a box of cards) is not a card.
+     */
+    static List<CardFinder.FoundCard> withoutContainers(List<CardFinder.FoundCard> found) {
+        List<CardFinder.FoundCard> kept = new ArrayList<>();
+        for (CardFinder.FoundCard card : found) {
+            List<CardFinder.FoundCard> inside = found.stream().filter(o -> o != card && o.outer().area() < card
+                    .outer().area() && card.outer().contains(o.outer().centreX(), o.outer().centreY())).toList();
+            long outermost = inside.stream().filter(o -> inside.stream().noneMatch(p -> p != o && p.outer().area()
+                    > o.outer().area() && p.outer().contains(o.outer().centreX(), o.outer().centreY()))).count();
+            if (outermost < 2) {
+                kept.add(card);
+            }
+        }
+        return kept;
+    }
+
+    /** Of two cards one of which holds the other's centre, the better status stays; the outer one on a tie. */
+    private static List<Tried> withoutNested(List<Tried> tried) {
+        List<Tried> kept = new ArrayList<>(tried);
+        for (Tried a : tried) {
+            for (Tried b : tried) {
+                if (a != b && kept.contains(a) && kept.contains(b) && a.outer.area() >= b.outer.area()
+                        && a.outer.contains(b.outer.centreX(), b.outer.centreY())) {
+                    kept.remove(b.status.compareTo(a.status) < 0 ? a : b);
+                }
+            }
+        }
+        return kept;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.cardcatalog.bench;
+
+import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.ImageDecodeException;
+import dev.cardcatalog.scan.MatchResource;
+import dev.cardcatalog.scan.MatchStatus;
+import dev.cardcatalog.scan.PhotoMatch;
+import dev.cardcatalog.scan.UploadDeadline;
+import dev.cardcatalog.scan.UploadDecoder;
+import dev.cardcatalog.scan.UprightPhoto;
+import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.PhotoSimulator;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.IntStream;
+
+/**
+ * The photo part of the art benchmark (docs/benchmarks.md, "Issue 24"): whole matches as the endpoint makes them
+ * ({@link UprightPhoto#decode} with the uploads' decoder, then {@link PhotoMatch}) against the benchmark's index.
+ * Rows, each {@code photos} captures (or {@code pages} binder pages of nine):
+ * <ul>
+ *   <li>guide crops ({@link CaptureSimulator}, 300–600 px) of indexed art, realistic and harsh;</li>
+ *   <li>whole photos ({@link PhotoSimulator#wholePhoto}, 1,600 × 1,200 either way) of indexed art, realistic and
+ *       harsh;</li>
+ *   <li>binder pages of nine indexed artworks (1,200 × 1,600), realistic: a page counts when all nine are found,
+ *       right and confident;</li>
+ *   <li>guide crops and whole photos of art <b>not</b> in the index, realistic and harsh: any confident answer is
+ *       wrong.</li>
+ * </ul>
+ * For each row the whole confusion: the first card's status (confident, ambiguous, unknown) × whether its nearest
+ * artwork is the photo's (right, wrong), and photos with no card at all. Accuracy does not depend on load.
+ */
+final class PhotoRows {
+
+    private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
+    private static final PhotoMatch MATCH = new PhotoMatch();
+
+    private PhotoRows() {
+    }
+
+    static void run(ArtMatcher matcher, int photos, int pages, int indexed) {
+        for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
+            row("guide crops, indexed art", severity, photos, matcher, k -> k,
+                    k -> CaptureSimulator.captureJpeg(k, 7_000 + k, severity));
+        }
+        for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
+            row("whole photos, indexed art", severity, photos, matcher, k -> k,
+                    k -> PhotoSimulator.wholePhoto(k, 24_000 + k, severity).jpeg());
+        }
+        binder(matcher, pages, indexed, CaptureSimulator.Severity.REALISTIC);
+        int n = matcher.size();
+        for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
+            row("guide crops, art NOT in the index", severity, photos, matcher, k -> n + k,
+                    k -> CaptureSimulator.captureJpeg(n + k, 7_000 + k, severity));
+            row("whole photos, art NOT in the index", severity, photos, matcher, k -> n + k,
+                    k -> PhotoSimulator.wholePhoto(n + k, 24_000 + k, severity).jpeg());
+        }
+    }
+
+    /** Cells: 0-2 confident/ambiguous/unknown right, 3-5 the same wrong, 6 no card. */
+    private static void row(String what, CaptureSimulator.Severity severity, int photos, ArtMatcher matcher,
+            java.util.function.IntUnaryOperator art, java.util.function.IntFunction<byte[]> photo) {
+        AtomicIntegerArray cells = new AtomicIntegerArray(7);
+        long t0 = System.nanoTime();
+        IntStream.range(0, photos).parallel().forEach(k -> {
+            List<PhotoMatch.Found> cards = match(photo.apply(k), matcher);
+            if (cards.isEmpty()) {
+                cells.incrementAndGet(6);
+                return;
+            }
+            PhotoMatch.Found first = cards.get(0);
+            boolean right = first.nearest().get(0).artworkId().equals(artworkId(art.applyAsInt(k)));
+            cells.incrementAndGet(first.status().ordinal() + (right ? 0 : 3));
+        });
+        print(what + ", " + severity.name().toLowerCase(Locale.ROOT), photos, cells, t0);
+    }
+
+    private static void binder(ArtMatcher matcher, int pages, int indexed, CaptureSimulator.Severity severity) {
+        AtomicIntegerArray cells = new AtomicIntegerArray(7);
+        int[] whole = new int[1];
+        long t0 = System.nanoTime();
+        IntStream.range(0, pages).parallel().forEach(p -> {
+            long[] seeds = new long[9];
+            for (int c = 0; c < 9; c++) {
+                seeds[c] = (p * 9L + c) % indexed;
+            }
+            PhotoSimulator.Photo photo = PhotoSimulator.binderPage(seeds, 30_000 + p, severity, 0, 0);
+            List<PhotoMatch.Found> cards = match(photo.jpeg(), matcher);
+            int good = 0;
+            for (PhotoSimulator.Placed placed : photo.cards()) {
+                PhotoMatch.Found found = nearest(cards, placed, photo.width());
+                if (found == null) {
+                    cells.incrementAndGet(6);
+                    continue;
+                }
+                boolean right = found.nearest().get(0).artworkId().equals(artworkId((int) placed.artSeed()));
+                cells.incrementAndGet(found.status().ordinal() + (right ? 0 : 3));
+                if (right && found.status() == MatchStatus.CONFIDENT) {
+                    good++;
+                }
+            }
+            if (good == 9 && cards.size() == 9) {
+                synchronized (whole) {
+                    whole[0]++;
+                }
+            }
+        });
+        print("binder pages of nine (cards), " + severity.name().toLowerCase(Locale.ROOT), pages * 9, cells, t0);
+        System.out.printf(Locale.ROOT, "  pages with all nine found, right and confident (and nothing else): %d / %d%n",
+                whole[0], pages);
+    }
+
+    /** The card found whose centre is nearest the placed card's, within 5 % of the photo's width; null if none. */
+    private static PhotoMatch.Found nearest(List<PhotoMatch.Found> cards, PhotoSimulator.Placed placed, int width) {
+        double cx = 0;
+        double cy = 0;
+        for (double[] c : placed.corners()) {
+            cx += c[0] / 4;
+            cy += c[1] / 4;
+        }
+        PhotoMatch.Found best = null;
+        double bestDistance = 0.05 * width;
+        for (PhotoMatch.Found card : cards) {
+            double d = Math.hypot(card.corners().centreX() - cx, card.corners().centreY() - cy);
+            if (d <= bestDistance) {
+                bestDistance = d;
+                best = card;
+            }
+        }
+        return best;
+    }
+
+    private static List<PhotoMatch.Found> match(byte[] jpeg, ArtMatcher matcher) {
+        try {
+            return MATCH.match(UprightPhoto.decode(jpeg, DECODER, UploadDeadline.none()), matcher,
+                    UploadDeadline.none());
+        } catch (ImageDecodeException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void print(String what, int n, AtomicIntegerArray c, long t0) {
+        System.out.printf(Locale.ROOT, "%n## Photos: %s, %d%n", what, n);
+        System.out.printf(Locale.ROOT, "  %-10s %9s %9s %9s%n", "", "confident", "ambiguous", "unknown");
+        System.out.printf(Locale.ROOT, "  %-10s %9d %9d %9d%n", "right", c.get(0), c.get(1), c.get(2));
+        System.out.printf(Locale.ROOT, "  %-10s %9d %9d %9d%n", "wrong", c.get(3), c.get(4), c.get(5));
+        System.out.printf(Locale.ROOT, "  no card found: %d; confident-wrong: %d (%.0f s)%n", c.get(6), c.get(3),
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static UUID artworkId(int seed) {
+        return UUID.nameUUIDFromBytes(("artwork-" + seed).getBytes(StandardCharsets.UTF_8));
+    }
+}

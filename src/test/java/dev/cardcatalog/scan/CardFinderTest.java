@@ -1,0 +1,147 @@
+package dev.cardcatalog.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.platform.ProblemException;
+import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.PhotoSimulator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The photo side's vision and rules without the service (SERVICE.md §5.10, §5.11): the finder on simulated photos,
+ * the status rule at its edges, reading order, the quarter turn of a card's corners, and the upload's deadline
+ * inside the finding. The endpoint's own test is {@link PhotoMatchTest}.
+ */
+class CardFinderTest {
+
+    private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
+
+    @Test
+    void anOutlineTriedForACardOnEachSurfaceHasItsCornersWithinOnePercentOfThePhoto() throws Exception {
+        int k = 0;
+        for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
+            PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(5 + k, 900 + k, CaptureSimulator.Severity.REALISTIC,
+                    surface, 1600, 1200, 15 + 10 * k, 0.12 + 0.1 * k);
+            k++;
+            UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
+            List<CardFinder.FoundCard> found = new CardFinder().find(upright.image(), UploadDeadline.none());
+            double scale = (double) photo.width() / upright.image().width();
+            double best = Double.MAX_VALUE;
+            for (CardFinder.FoundCard card : found) {
+                for (Quad outline : card.outlines()) {
+                    // as the match tries it: as found, as a sleeve's, as the inside of a border
+                    for (Quad tried : List.of(outline, outline.grown(-PhotoMatch.SLEEVE_U, -PhotoMatch.SLEEVE_V),
+                            outline.grown(PhotoMatch.BORDER_U, PhotoMatch.BORDER_V))) {
+                        Quad inPhoto = tried.scaled(scale, scale);
+                        for (int turn = 0; turn < 4; turn += 2) { // upright or upside down: the match decides
+                            best = Math.min(best, inPhoto.startingAt(turn).cornerDistance(truth(photo)));
+                        }
+                    }
+                }
+            }
+            assertThat(best).as("%s: the nearest outline's farthest corner, in pixels", surface)
+                    .isLessThan(0.01 * photo.width());
+        }
+    }
+
+    @Test
+    void aPhotoOfNothingButASurfaceHasNoCard() throws Exception {
+        RgbImage blank = new RgbImage(400, 300, new int[400 * 300]);
+        java.util.Arrays.fill(blank.pixels(), 0x8A7F6B);
+        assertThat(new CardFinder().find(blank, UploadDeadline.none())).isEmpty();
+    }
+
+    @Test
+    void theStatusIsConfidentOnlyWithinThreeHundredBitsAndSixtyNearerThanAnyOther() {
+        assertThat(MatchStatus.of(List.of())).isEqualTo(MatchStatus.UNKNOWN);
+        assertThat(MatchStatus.of(matches(300, 360))).isEqualTo(MatchStatus.CONFIDENT);
+        assertThat(MatchStatus.of(matches(300, 359))).isEqualTo(MatchStatus.AMBIGUOUS);
+        assertThat(MatchStatus.of(matches(301, 900))).isEqualTo(MatchStatus.UNKNOWN);
+        assertThat(MatchStatus.of(matches(0))).isEqualTo(MatchStatus.CONFIDENT);
+        assertThat(MatchStatus.of(matches(120, 150, 400))).isEqualTo(MatchStatus.AMBIGUOUS);
+        assertThat(MatchStatus.CONFIDENT.wire()).isEqualTo("confident");
+    }
+
+    @Test
+    void cardsAreInReadingOrderRowsFromTheTopEachFromTheLeftEvenOnAPageTurnedALittle() {
+        List<PhotoMatch.Found> grid = new ArrayList<>();
+        double turn = Math.toRadians(8);
+        for (int row = 2; row >= 0; row--) {
+            for (int column = 2; column >= 0; column--) {
+                double x = 200 + column * 300;
+                double y = 200 + row * 420;
+                // the whole page turned 8° about its centre
+                double cx = 500 + (x - 500) * Math.cos(turn) - (y - 620) * Math.sin(turn);
+                double cy = 620 + (x - 500) * Math.sin(turn) + (y - 620) * Math.cos(turn);
+                grid.add(new PhotoMatch.Found(Quad.of(cx - 130, cy - 180, cx + 130, cy - 180, cx + 130, cy + 180,
+                        cx - 130, cy + 180), MatchStatus.UNKNOWN, List.of(new PhotoMatch.Item(
+                        new UUID(row, column), 500, 0))));
+            }
+        }
+        List<PhotoMatch.Found> ordered = ReadingOrder.sort(grid);
+        for (int k = 0; k < 9; k++) {
+            UUID id = ordered.get(k).nearest().get(0).artworkId();
+            assertThat(new int[] {(int) id.getMostSignificantBits(), (int) id.getLeastSignificantBits()})
+                    .as("card %d", k).containsExactly(k / 3, k % 3);
+        }
+    }
+
+    @Test
+    void theRotationIsTheQuarterTurnThatShowsTheCardUpright() {
+        Quad upright = Quad.of(0, 0, 63, 0, 63, 88, 0, 88);
+        assertThat(PhotoMatch.rotation(upright)).isEqualTo(0);
+        // top pointing left: the photo is turned 90° clockwise to show it upright
+        assertThat(PhotoMatch.rotation(Quad.of(0, 63, 0, 0, 88, 0, 88, 63))).isEqualTo(90);
+        assertThat(PhotoMatch.rotation(upright.startingAt(2))).isEqualTo(180);
+        assertThat(PhotoMatch.rotation(Quad.of(88, 0, 88, 63, 0, 63, 0, 0))).isEqualTo(270);
+        // turned 30° clockwise is still nearest upright
+        double c = Math.cos(Math.toRadians(30));
+        double s = Math.sin(Math.toRadians(30));
+        assertThat(PhotoMatch.rotation(Quad.of(0, 0, 63 * c, 63 * s, 63 * c - 88 * s, 63 * s + 88 * c, -88 * s,
+                88 * c))).isEqualTo(0);
+    }
+
+    @Test
+    void anOutlineGrownByNothingIsItselfAndGrowsInPerspective() {
+        Quad quad = Quad.of(10, 12, 110, 20, 118, 160, 4, 150);
+        assertThat(quad.grown(0, 0).cornerDistance(quad)).isLessThan(1e-9);
+        double[] centre = Quad.frame(100, 200).at(0.5, 0.5);
+        assertThat(centre).containsExactly(50.0, 100.0);
+        Quad grown = Quad.frame(100, 200).grown(0.1, 0.05);
+        assertThat(grown.cornerDistance(Quad.of(-10, -10, 110, -10, 110, 210, -10, 210))).isLessThan(1e-9);
+    }
+
+    @Test
+    void findingStopsAtTheUploadsDeadlineNamingTheStep() throws Exception {
+        PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(3, 77, CaptureSimulator.Severity.REALISTIC);
+        UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
+        // a clock that moves a second each time it is read: the deadline of 1.5 s passes at the second check
+        AtomicLong now = new AtomicLong();
+        UploadDeadline deadline = UploadDeadline.after(Duration.ofMillis(1500), () -> now.getAndAdd(1_000_000_000L));
+        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of());
+        assertThatThrownBy(() -> new PhotoMatch().match(upright, matcher, deadline))
+                .isInstanceOf(ProblemException.class).hasMessageContaining("finding the cards");
+    }
+
+    private static Quad truth(PhotoSimulator.Photo photo) {
+        double[][] c = photo.cards().get(0).corners();
+        return Quad.of(c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1]);
+    }
+
+    private static List<ArtMatcher.Match> matches(int... distances) {
+        List<ArtMatcher.Match> list = new ArrayList<>();
+        for (int k = 0; k < distances.length; k++) {
+            list.add(new ArtMatcher.Match(new UUID(0, k), distances[k], distances[k] <= 300, 0));
+        }
+        return list;
+    }
+}

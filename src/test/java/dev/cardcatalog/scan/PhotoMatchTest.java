@@ -1,0 +1,183 @@
+package dev.cardcatalog.scan;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cardcatalog.testing.ArtProfile;
+import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.CardCatalogTestResource;
+import dev.cardcatalog.testing.Jobs;
+import dev.cardcatalog.testing.PhotoSimulator;
+import dev.cardcatalog.testing.SampleArtworks;
+import dev.cardcatalog.testing.TestData;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Whole photos at the match endpoint (SERVICE.md §5.10, §5.11, issue 24), against the art index the service builds
+ * from the Scryfall stand-in's sample: a photo of one card lying on a light, a dark and a patterned surface, in
+ * perspective, finds the card, confident, with its corners within 2 % of the photo's width of the true ones; a
+ * binder page of nine names all nine; art that is not in the index is never confident, as a guide crop or lying
+ * on a table. Photos are {@link PhotoSimulator}'s.
+ */
+@QuarkusTest
+@TestProfile(ArtProfile.class)
+@WithTestResource(CardCatalogTestResource.class)
+class PhotoMatchTest {
+
+    private static boolean built;
+    private static List<String> artworks;
+    private static Map<String, SampleArtworks.Expected> cardOfArtwork;
+
+    @BeforeEach
+    void buildTheIndexOnce() throws Exception {
+        if (built) {
+            return;
+        }
+        TestData.reset();
+        cardOfArtwork = SampleArtworks.expectedArtworks();
+        artworks = new ArrayList<>(cardOfArtwork.keySet());
+        artworks.sort(null);
+        String build = SampleArtworks.refreshThenBuildId();
+        assertThat(Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
+                .isEqualTo("succeeded");
+        built = true;
+    }
+
+    @Test
+    void aCardLyingOnALightADarkAndAPatternedSurfaceInPerspectiveIsFoundConfidentWithItsCorners() {
+        int k = 0;
+        for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
+            for (double tilt : List.of(20.0, 30.0)) {
+                String artwork = artworks.get(17 + 101 * k);
+                PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(seed(artwork), 24_000 + k,
+                        CaptureSimulator.Severity.REALISTIC, surface, 1600, 1200, tilt, 0.15 + 0.05 * k);
+                k++;
+                String says = surface + ", tilted " + tilt + "°";
+                JsonPath answer = match(photo.jpeg());
+                assertThat(answer.getList("cards")).as(says).hasSize(1);
+                assertThat(answer.getString("cards[0].status")).as(says).isEqualTo("confident");
+                assertThat(answer.getString("cards[0].matches[0].illustration_id")).as(says).isEqualTo(artwork);
+                assertThat(answer.getBoolean("cards[0].matches[0].confident")).as(says).isTrue();
+                assertThat(answer.getList("cards[0].matches[1..9].confident", Boolean.class)).as(says)
+                        .doesNotContain(true);
+                // the first card's matches stay where clients read them before cards were found
+                assertThat(answer.getList("matches.illustration_id"))
+                        .isEqualTo(answer.getList("cards[0].matches.illustration_id"));
+                assertThat(answer.getString("matches[0].printings[0].id")).as(says)
+                        .isEqualTo(cardOfArtwork.get(artwork).cardId());
+                assertCornersNear(answer, 0, photo.cards().get(0), photo.width(), says);
+            }
+        }
+    }
+
+    @Test
+    void aBinderPageOfNineNamesAllNineInReadingOrder() {
+        long[] seeds = new long[9];
+        List<String> page = new ArrayList<>();
+        for (int k = 0; k < 9; k++) {
+            page.add(artworks.get(40 + 77 * k));
+            seeds[k] = seed(page.get(k));
+        }
+        PhotoSimulator.Photo photo = PhotoSimulator.binderPage(seeds, 7, CaptureSimulator.Severity.REALISTIC, 0, 0);
+        JsonPath answer = match(photo.jpeg());
+        assertThat(answer.getList("cards")).hasSize(9);
+        for (int c = 0; c < 9; c++) {
+            PhotoSimulator.Placed card = photo.cards().get(c);
+            int found = nearestCard(answer, card);
+            String says = "card " + c + " of the page";
+            assertCornersNear(answer, found, card, photo.width(), says);
+            assertThat(answer.getString("cards[" + found + "].status")).as(says).isEqualTo("confident");
+            assertThat(answer.getString("cards[" + found + "].matches[0].illustration_id")).as(says)
+                    .isEqualTo(page.get(c));
+            assertThat(answer.getString("cards[" + found + "].matches[0].printings[0].name")).as(says).isNotBlank();
+        }
+        // reading order: rows from the top, each from the left
+        List<Float> ys = answer.getList("cards.corners[0].y", Float.class);
+        for (int c = 1; c < 9; c++) {
+            double previous = centre(answer, c - 1, "y");
+            double here = centre(answer, c, "y");
+            if (here - previous < 50) { // the same row
+                assertThat(centre(answer, c, "x")).as("card %d after card %d in its row", c, c - 1)
+                        .isGreaterThan(centre(answer, c - 1, "x"));
+            }
+        }
+        assertThat(ys).hasSize(9);
+    }
+
+    @Test
+    void artThatIsNotInTheIndexIsNeverConfidentWhetherCroppedOrLyingOnATable() {
+        for (int k = 0; k < 4; k++) {
+            long absent = 9_000_000L + k; // the stand-in draws the sample's art from other seeds
+            for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
+                JsonPath crop = match(CaptureSimulator.captureJpeg(absent, 31 + k, severity));
+                assertNeverConfident(crop, "guide crop " + k + ", " + severity);
+                JsonPath whole = match(PhotoSimulator.wholePhoto(absent, 41 + k, severity).jpeg());
+                assertNeverConfident(whole, "whole photo " + k + ", " + severity);
+            }
+        }
+    }
+
+    private static void assertNeverConfident(JsonPath answer, String says) {
+        assertThat(answer.getList("cards.status")).as(says).doesNotContain("confident");
+        assertThat(answer.getList("matches.confident", Boolean.class)).as(says).doesNotContain(true);
+        assertThat(answer.getList("cards.matches.confident").toString()).as(says).doesNotContain("true");
+    }
+
+    private static double centre(JsonPath answer, int card, String axis) {
+        double sum = 0;
+        for (int k = 0; k < 4; k++) {
+            sum += answer.getDouble("cards[" + card + "].corners[" + k + "]." + axis);
+        }
+        return sum / 4;
+    }
+
+    private static int nearestCard(JsonPath answer, PhotoSimulator.Placed card) {
+        double cx = 0;
+        double cy = 0;
+        for (double[] corner : card.corners()) {
+            cx += corner[0] / 4;
+            cy += corner[1] / 4;
+        }
+        int best = -1;
+        double bestDistance = Double.MAX_VALUE;
+        int n = answer.getList("cards").size();
+        for (int c = 0; c < n; c++) {
+            double d = Math.hypot(centre(answer, c, "x") - cx, centre(answer, c, "y") - cy);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    /** The answer's corners of card {@code c}, in order, within 2 % of the photo's width of the true ones. */
+    private static void assertCornersNear(JsonPath answer, int c, PhotoSimulator.Placed truth, int width,
+            String says) {
+        for (int k = 0; k < 4; k++) {
+            double x = answer.getDouble("cards[" + c + "].corners[" + k + "].x");
+            double y = answer.getDouble("cards[" + c + "].corners[" + k + "].y");
+            double off = Math.hypot(x - truth.corners()[k][0], y - truth.corners()[k][1]);
+            assertThat(off).as("%s: corner %d at (%.1f, %.1f), truly (%.1f, %.1f)", says, k, x, y,
+                    truth.corners()[k][0], truth.corners()[k][1]).isLessThanOrEqualTo(0.02 * width);
+        }
+    }
+
+    private static long seed(String artwork) {
+        return cardOfArtwork.get(artwork).seed();
+    }
+
+    private static JsonPath match(byte[] jpeg) {
+        return given().contentType("image/jpeg").body(jpeg).post("/api/art-index/matches").then().statusCode(200)
+                .extract().jsonPath();
+    }
+}
