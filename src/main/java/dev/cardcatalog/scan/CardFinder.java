@@ -1,12 +1,16 @@
 package dev.cardcatalog.scan;
 
 import boofcv.alg.feature.detect.edge.CannyEdge;
+import boofcv.abst.filter.binary.InputToBinary;
 import boofcv.alg.filter.binary.BinaryImageOps;
 import boofcv.alg.filter.binary.Contour;
+import boofcv.alg.filter.binary.GThresholdImageOps;
 import boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge;
 import boofcv.alg.shapes.polygon.RefinePolygonToGrayLine;
 import boofcv.concurrency.BoofConcurrency;
 import boofcv.factory.feature.detect.edge.FactoryEdgeDetectors;
+import boofcv.factory.filter.binary.FactoryThresholdBinary;
+import boofcv.struct.ConfigLength;
 import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayF32;
 import boofcv.struct.image.GrayU8;
@@ -66,15 +70,22 @@ public final class CardFinder {
     }
 
     /**
-     * One card found: its outlines, largest first, each a quad in the searched image's pixel-edge coordinates
-     * scaled back to those of the image given to {@link #find}, starting at the corner that is top-left when the
-     * card is upright or upside down (corner 0 to 1 is one of its short sides).
+     * One card found: its outlines, the most often found first (found by more of the binarizations), each a quad in
+     * the searched image's pixel-edge coordinates scaled back to those of the image given to {@link #find}, starting
+     * at the corner that is top-left when the card is upright or upside down (corner 0 to 1 is one of its short
+     * sides); at most {@value #MAX_PER_CARD}.
      */
     public record FoundCard(List<Quad> outlines) {
 
         /** The largest outline. */
         public Quad outer() {
-            return outlines.get(0);
+            Quad largest = outlines.get(0);
+            for (Quad q : outlines) {
+                if (q.area() > largest.area()) {
+                    largest = q;
+                }
+            }
+            return largest;
         }
     }
 
@@ -95,62 +106,126 @@ public final class CardFinder {
      */
     public List<FoundCard> find(RgbImage image, int searchSide, UploadDeadline deadline) {
         int factor = Math.max(1, (Math.max(image.width(), image.height()) + searchSide - 1) / searchSide);
-        GrayF32 grey = grey(image, factor);
+        Reduced small = reduce(image, factor);
+        GrayF32 grey = small.grey;
         deadline.check("finding the cards");
+        double minArea = MIN_AREA_SHARE * grey.width * grey.height;
+        Pool pool = new Pool(grey, factor, minArea, deadline);
 
+        // 1. the regions Canny's edges enclose (their outer and inner contours)
         CannyEdge<GrayF32, GrayF32> canny = FactoryEdgeDetectors.canny(2, false, true, GrayF32.class,
                 GrayF32.class);
         GrayU8 edges = new GrayU8(grey.width, grey.height);
         canny.process(grey, 0.04f, 0.12f, edges);
         GrayU8 closed = BinaryImageOps.dilate8(edges, 1, null); // closes gaps of a pixel in the edges
         deadline.check("finding the cards");
+        pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
 
-        List<Contour> contours = BinaryImageOps.contour(closed, ConnectRule.EIGHT, null);
-        double minArea = MIN_AREA_SHARE * grey.width * grey.height;
-        int minPoints = (int) Math.sqrt(minArea) * 2;
-        List<List<Point2D_I32>> sequences = new ArrayList<>();
-        for (Contour contour : contours) {
-            if (contour.external.size() >= minPoints) {
-                sequences.add(contour.external);
-            }
-            for (List<Point2D_I32> hole : contour.internal) {
-                if (hole.size() >= minPoints) {
-                    sequences.add(hole);
-                }
-            }
+        // 2. the grey image cut at Otsu's threshold, bright on dark and dark on bright
+        double otsu = GThresholdImageOps.computeOtsu(grey, 0, 256);
+        GrayU8 binary = new GrayU8(grey.width, grey.height);
+        GrayU8 eroded = new GrayU8(grey.width, grey.height);
+        for (boolean down : new boolean[] {false, true}) {
+            GThresholdImageOps.threshold(grey, binary, otsu, down);
+            pool.addMask(binary, eroded);
         }
-        sequences.sort(Comparator.comparingInt((List<Point2D_I32> s) -> s.size()).reversed());
-        if (sequences.size() > MAX_CONTOURS) {
-            sequences = sequences.subList(0, MAX_CONTOURS);
+
+        // 3. a local threshold (the mean of a window a fifth of the image's shorter side), both ways: cards that
+        // touch one another or a pocket's edge, light that changes across the photo
+        int window = Math.max(15, Math.min(grey.width, grey.height) / 5) | 1;
+        for (boolean down : new boolean[] {false, true}) {
+            InputToBinary<GrayF32> local = FactoryThresholdBinary.localMean(ConfigLength.fixed(window), 0.95, down,
+                    GrayF32.class);
+            local.process(grey, binary);
+            deadline.check("finding the cards");
+            pool.addMask(binary, eroded);
+        }
+
+        // 4. what differs in colour from the surface seen along the photo's edge (a patterned surface, a card of
+        // nearly the surface's brightness)
+        if (surfaceMask(small, binary)) {
+            pool.addMask(binary, eroded);
         }
         deadline.check("finding the cards");
+        return group(pool.outlines());
+    }
 
-        List<Quad> outlines = new ArrayList<>();
-        PolylineSplitMerge fit = new PolylineSplitMerge();
-        fit.setLoops(true);
-        fit.setConvex(true);
-        fit.setMinSides(4);
-        fit.setMaxSides(4);
-        fit.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
-        fit.setCornerScorePenalty(0.25);
-        for (int k = 0; k < sequences.size() && outlines.size() < MAX_OUTLINES; k++) {
-            if (k % 16 == 15) {
-                deadline.check("finding the cards");
+    /** The photo reduced: its grey image and its red, green and blue planes at the same size. */
+    record Reduced(GrayF32 grey, float[] red, float[] green, float[] blue) {
+    }
+
+    /**
+     * The candidate outlines of one photo, pooled from every binarization: an outline found again (corners within
+     * {@value #SAME_SHARE} of its shorter side) counts once more for the first, and the most often found come first.
+     */
+    private static final class Pool {
+        final GrayF32 grey;
+        final int factor;
+        final double minArea;
+        final int minPoints;
+        final UploadDeadline deadline;
+        final PolylineSplitMerge fit = new PolylineSplitMerge();
+        final List<Quad> quads = new ArrayList<>();
+        final List<int[]> support = new ArrayList<>();
+        int fitted;
+
+        Pool(GrayF32 grey, int factor, double minArea, UploadDeadline deadline) {
+            this.grey = grey;
+            this.factor = factor;
+            this.minArea = minArea;
+            this.minPoints = (int) Math.sqrt(minArea) * 2;
+            this.deadline = deadline;
+            fit.setLoops(true);
+            fit.setConvex(true);
+            fit.setMinSides(4);
+            fit.setMaxSides(4);
+            fit.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
+            fit.setCornerScorePenalty(0.25);
+        }
+
+        /** The external contours of {@code mask}, and of it eroded by a pixel (cards that touch come apart). */
+        void addMask(GrayU8 mask, GrayU8 eroded) {
+            deadline.check("finding the cards");
+            addContours(BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT), false);
+            BinaryImageOps.erode8(mask, 1, eroded);
+            deadline.check("finding the cards");
+            addContours(BinaryImageOps.contourExternal(eroded, ConnectRule.EIGHT), false);
+        }
+
+        void addContours(List<Contour> contours, boolean holes) {
+            List<List<Point2D_I32>> sequences = new ArrayList<>();
+            for (Contour contour : contours) {
+                if (contour.external.size() >= minPoints) {
+                    sequences.add(contour.external);
+                }
+                if (holes) {
+                    for (List<Point2D_I32> hole : contour.internal) {
+                        if (hole.size() >= minPoints) {
+                            sequences.add(hole);
+                        }
+                    }
+                }
             }
-            List<Point2D_I32> sequence = sequences.get(k);
+            sequences.sort(Comparator.comparingInt((List<Point2D_I32> s) -> s.size()).reversed());
+            for (int k = 0; k < sequences.size() && k < MAX_CONTOURS_EACH && fitted < MAX_CONTOURS; k++) {
+                if (++fitted % 16 == 0) {
+                    deadline.check("finding the cards");
+                }
+                add(sequences.get(k));
+            }
+        }
+
+        private void add(List<Point2D_I32> sequence) {
             if (!fit.process(sequence) || fit.getBestPolyline() == null) {
-                continue;
+                return;
             }
             DogArray_I32 corners = fit.getBestPolyline().splits;
             if (corners.size != 4) {
-                continue;
+                return;
             }
             Quad quad = sidesMet(sequence, corners);
-            if (quad == null) {
-                continue;
-            }
-            if (!cardShaped(quad, minArea)) {
-                continue;
+            if (quad == null || !cardShaped(quad, minArea)) {
+                return;
             }
             Quad refined = refine(quad, grey);
             if (refined != null && cardShaped(refined, minArea)) {
@@ -160,42 +235,196 @@ public final class CardFinder {
             Quad outline = quad.translated(0.5, 0.5);
             if (outline.cornerDistance(Quad.frame(grey.width, grey.height))
                     < FRAME_SHARE * Math.max(grey.width, grey.height)) {
-                continue; // the photo's own edge (a busy surface's edges reach it): the whole photo is tried anyway
+                return; // the photo's own edge (a busy surface's edges reach it): the whole photo is tried anyway
             }
-            outlines.add(upright(outline.scaled(factor, factor)));
+            Quad scaled = upright(outline.scaled(factor, factor));
+            for (int k = 0; k < quads.size(); k++) {
+                Quad q = quads.get(k);
+                if (sameOutline(q, scaled)) {
+                    support.get(k)[0]++;
+                    return;
+                }
+            }
+            if (quads.size() < MAX_OUTLINES) {
+                quads.add(scaled);
+                support.add(new int[] {1});
+            }
         }
-        deadline.check("finding the cards");
-        return group(outlines);
+
+        /** The outlines, the most often found first (the first found on a tie). */
+        List<Quad> outlines() {
+            Integer[] order = new Integer[quads.size()];
+            for (int k = 0; k < order.length; k++) {
+                order[k] = k;
+            }
+            java.util.Arrays.sort(order, Comparator.comparingInt((Integer k) -> -support.get(k)[0]));
+            List<Quad> out = new ArrayList<>();
+            for (Integer k : order) {
+                out.add(quads.get(k));
+            }
+            return out;
+        }
     }
 
+    /** Whether two outlines are one: every corner within {@value #SAME_SHARE} of the shorter side of either. */
+    static boolean sameOutline(Quad a, Quad b) {
+        double shortest = Math.min(Math.min(a.side(0), a.side(1)), Math.min(a.side(2), a.side(3)));
+        for (int turn = 0; turn < 4; turn += 2) {
+            if (a.startingAt(turn).cornerDistance(b) < SAME_SHARE * shortest) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Corners of two outlines of one edge differ by less than this share of the shorter side. */
+    static final double SAME_SHARE = 0.02;
+
+    /** The most contours of one binarization a polygon is fitted to (the longest first). */
+    static final int MAX_CONTOURS_EACH = 60;
+
     /**
-     * The grey image ({@code 0.299 R + 0.587 G + 0.114 B}) of {@code image} reduced by {@code factor}: each pixel the
-     * mean of a {@code factor × factor} block (the last row and column of blocks may be partial).
+     * Marks in {@code mask} the pixels whose colour is far from every colour of the surface, the surface's colours
+     * being those along the photo's edge (a ring of 2 pixels, clustered into {@value #SURFACE_COLOURS} by k-means);
+     * far is more than twice the distance within which 95 % of the ring's own pixels lie of their colour, and at least
+     * {@value #MIN_COLOUR_DISTANCE} (0–255 per channel). Opened by a pixel (specks of the surface go). False when the
+     * ring is too varied to say (the photo is itself the card, or the surface is as varied as a card).
      */
-    static GrayF32 grey(RgbImage image, int factor) {
+    static boolean surfaceMask(Reduced small, GrayU8 mask) {
+        int w = small.grey.width;
+        int h = small.grey.height;
+        if (w < 16 || h < 16) {
+            return false;
+        }
+        List<Integer> ring = new ArrayList<>();
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                if (x < 2 || y < 2 || x >= w - 2 || y >= h - 2) {
+                    ring.add(y * w + x);
+                }
+                if (y >= 2 && y < h - 2 && x == 2) {
+                    x = w - 3;
+                }
+            }
+        }
+        float[][] centres = new float[SURFACE_COLOURS][3];
+        for (int c = 0; c < SURFACE_COLOURS; c++) {
+            int i = ring.get((int) ((long) c * ring.size() / SURFACE_COLOURS + ring.size() / (2L * SURFACE_COLOURS)));
+            centres[c] = new float[] {small.red[i], small.green[i], small.blue[i]};
+        }
+        int[] nearest = new int[ring.size()];
+        for (int iteration = 0; iteration < 8; iteration++) {
+            double[][] sums = new double[SURFACE_COLOURS][4];
+            for (int k = 0; k < ring.size(); k++) {
+                int i = ring.get(k);
+                nearest[k] = nearestColour(centres, small.red[i], small.green[i], small.blue[i]);
+                double[] s = sums[nearest[k]];
+                s[0] += small.red[i];
+                s[1] += small.green[i];
+                s[2] += small.blue[i];
+                s[3]++;
+            }
+            for (int c = 0; c < SURFACE_COLOURS; c++) {
+                if (sums[c][3] > 0) {
+                    centres[c] = new float[] {(float) (sums[c][0] / sums[c][3]), (float) (sums[c][1] / sums[c][3]),
+                            (float) (sums[c][2] / sums[c][3])};
+                }
+            }
+        }
+        float[] spread = new float[ring.size()];
+        for (int k = 0; k < ring.size(); k++) {
+            int i = ring.get(k);
+            spread[k] = colourDistance(centres, small.red[i], small.green[i], small.blue[i]);
+        }
+        java.util.Arrays.sort(spread);
+        float within = spread[(int) (0.95 * (spread.length - 1))];
+        if (within > MAX_SURFACE_SPREAD) {
+            return false;
+        }
+        float far = Math.max(MIN_COLOUR_DISTANCE, 2 * within);
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                int i = y * w + x;
+                mask.unsafe_set(x, y,
+                        colourDistance(centres, small.red[i], small.green[i], small.blue[i]) > far ? 1 : 0);
+            }
+        }
+        GrayU8 opened = BinaryImageOps.dilate8(BinaryImageOps.erode8(mask, 1, null), 1, null);
+        mask.setTo(opened);
+        return true;
+    }
+
+    private static int nearestColour(float[][] centres, float r, float g, float b) {
+        int best = 0;
+        float bestD = Float.MAX_VALUE;
+        for (int c = 0; c < centres.length; c++) {
+            float dr = r - centres[c][0];
+            float dg = g - centres[c][1];
+            float db = b - centres[c][2];
+            float d = dr * dr + dg * dg + db * db;
+            if (d < bestD) {
+                bestD = d;
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    private static float colourDistance(float[][] centres, float r, float g, float b) {
+        int c = nearestColour(centres, r, g, b);
+        float dr = r - centres[c][0];
+        float dg = g - centres[c][1];
+        float db = b - centres[c][2];
+        return (float) Math.sqrt(dr * dr + dg * dg + db * db);
+    }
+
+    /** The colours a surface is taken to have. */
+    static final int SURFACE_COLOURS = 6;
+
+    /** The least colour distance (Euclidean over 0–255 channels) that sets a pixel apart from the surface. */
+    static final float MIN_COLOUR_DISTANCE = 24;
+
+    /** A ring whose colours spread further than this from their clusters is not a surface. */
+    static final float MAX_SURFACE_SPREAD = 40;
+
+    /**
+     * {@code image} reduced by {@code factor}: each pixel the mean of a {@code factor × factor} block (the last row
+     * and column of blocks may be partial), as grey ({@code 0.299 R + 0.587 G + 0.114 B}) and as its three planes.
+     */
+    static Reduced reduce(RgbImage image, int factor) {
         int w = (image.width() + factor - 1) / factor;
         int h = (image.height() + factor - 1) / factor;
-        GrayF32 grey = new GrayF32(w, h);
-        float[] sums = new float[w];
+        float[] red = new float[w * h];
+        float[] green = new float[w * h];
+        float[] blue = new float[w * h];
         int[] counts = new int[w];
         int[] pixels = image.pixels();
         for (int by = 0; by < h; by++) {
-            java.util.Arrays.fill(sums, 0);
             java.util.Arrays.fill(counts, 0);
             int y1 = Math.min(image.height(), (by + 1) * factor);
+            int o = by * w;
             for (int y = by * factor; y < y1; y++) {
                 int row = y * image.width();
                 for (int x = 0; x < image.width(); x++) {
                     int p = pixels[row + x];
-                    sums[x / factor] += 0.299f * ((p >> 16) & 0xFF) + 0.587f * ((p >> 8) & 0xFF) + 0.114f * (p & 0xFF);
-                    counts[x / factor]++;
+                    int bx = x / factor;
+                    red[o + bx] += (p >> 16) & 0xFF;
+                    green[o + bx] += (p >> 8) & 0xFF;
+                    blue[o + bx] += p & 0xFF;
+                    counts[bx]++;
                 }
             }
             for (int bx = 0; bx < w; bx++) {
-                grey.unsafe_set(bx, by, sums[bx] / counts[bx]);
+                red[o + bx] /= counts[bx];
+                green[o + bx] /= counts[bx];
+                blue[o + bx] /= counts[bx];
             }
         }
-        return grey;
+        GrayF32 grey = new GrayF32(w, h);
+        for (int i = 0; i < w * h; i++) {
+            grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
+        }
+        return new Reduced(grey, red, green, blue);
     }
 
     /**
@@ -310,16 +539,21 @@ public final class CardFinder {
 
     /**
      * Outlines of one card into one entry: an outline joins the largest outline whose area is at most
-     * 1 / {@value #NESTED_AREA} times its own and that holds its centre, and whose centre it holds.
+     * 1 / {@value #NESTED_AREA} times its own and that holds its centre, and whose centre it holds. Within an entry
+     * the outlines keep the order they are given in (the most often found first), at most {@value #MAX_PER_CARD}.
      */
     static List<FoundCard> group(List<Quad> outlines) {
-        List<Quad> byArea = new ArrayList<>(outlines);
-        byArea.sort(Comparator.comparingDouble(Quad::area).reversed());
-        List<List<Quad>> groups = new ArrayList<>();
-        for (Quad quad : byArea) {
-            List<Quad> home = null;
-            for (List<Quad> group : groups) {
-                Quad outer = group.get(0);
+        List<Integer> byArea = new ArrayList<>();
+        for (int k = 0; k < outlines.size(); k++) {
+            byArea.add(k);
+        }
+        byArea.sort(Comparator.comparingDouble((Integer k) -> outlines.get(k).area()).reversed());
+        List<List<Integer>> groups = new ArrayList<>();
+        for (int k : byArea) {
+            Quad quad = outlines.get(k);
+            List<Integer> home = null;
+            for (List<Integer> group : groups) {
+                Quad outer = outlines.get(group.get(0));
                 if (quad.area() >= NESTED_AREA * outer.area() && outer.contains(quad.centreX(), quad.centreY())
                         && quad.contains(outer.centreX(), outer.centreY())) {
                     home = group;
@@ -327,13 +561,23 @@ public final class CardFinder {
                 }
             }
             if (home == null) {
-                groups.add(new ArrayList<>(List.of(quad)));
-            } else if (home.stream().noneMatch(q -> q.cornerDistance(quad) < 1.0)) {
-                home.add(quad);
+                groups.add(new ArrayList<>(List.of(k)));
+            } else if (home.stream().noneMatch(q -> outlines.get(q).cornerDistance(quad) < 1.0)) {
+                home.add(k);
             }
         }
-        return groups.stream().map(g -> new FoundCard(List.copyOf(g))).toList();
+        List<FoundCard> cards = new ArrayList<>();
+        for (List<Integer> group : groups) {
+            List<Integer> inOrder = new ArrayList<>(group);
+            inOrder.sort(null);
+            cards.add(new FoundCard(inOrder.subList(0, Math.min(MAX_PER_CARD, inOrder.size())).stream()
+                    .map(outlines::get).toList()));
+        }
+        return cards;
     }
+
+    /** The most outlines kept of one card (each tried by the match three ways, {@link PhotoMatch}). */
+    static final int MAX_PER_CARD = 4;
 
     /** How much smaller than a card's largest outline another of its outlines may be (sleeve 66 × 91 mm over
      * the inside of a card's border). */

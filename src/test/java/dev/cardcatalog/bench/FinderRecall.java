@@ -35,10 +35,10 @@ import javax.imageio.ImageIO;
  * photos, without the service, the index or Maven, so that a change to the finder is measured in seconds. For each
  * kind of photo (a whole photo per surface × border × sleeve, and binder pages of nine) it prints:
  * <ul>
- *   <li><b>recall</b>: the cards for which some outline the match tries (an outline found, as found, as a sleeve's
- *       or as the inside of a border, {@link PhotoMatch}'s three readings) has its four corners within 2 % of the
- *       photo's width of the true ones, at either end up (the match tries both); with the worst of those cards'
- *       corner errors;</li>
+ *   <li><b>recall</b>: the cards for which some outline the match tries ({@link PhotoMatch#outlinesTried}: an
+ *       outline found, as found, as a sleeve's or as the inside of a border, within the match's cap) has its four
+ *       corners within 2 % of the photo's width of the true ones, at either end up (the match tries both); with the
+ *       worst of those cards' corner errors;</li>
  *   <li><b>false finds</b>: cards found whose outline's centre lies on no card of the photo;</li>
  *   <li>the finder's thread CPU time per photo (the small decode, as the endpoint searches first), and the
  *       outlines per card.</li>
@@ -292,20 +292,13 @@ public final class FinderRecall {
         Quad t = quad(truth);
         double best = Double.MAX_VALUE;
         for (CardFinder.FoundCard card : found) {
-            for (Quad outline : card.outlines()) {
-                for (Quad tried : tried(outline)) {
-                    for (int turn = 0; turn < 4; turn++) {
-                        best = Math.min(best, tried.startingAt(turn).cornerDistance(t));
-                    }
+            for (Quad tried : PhotoMatch.outlinesTried(card)) {
+                for (int turn = 0; turn < 4; turn++) {
+                    best = Math.min(best, tried.startingAt(turn).cornerDistance(t));
                 }
             }
         }
         return best;
-    }
-
-    /** An outline as the match reads it: as found, as a sleeve's, as the inside of a border. */
-    static List<Quad> tried(Quad outline) {
-        return List.of(outline, outline.grown(-1.5 / 66, -1.5 / 91), outline.grown(7.0 / 132, 7.0 / 190));
     }
 
     static Quad quad(double[][] c) {
