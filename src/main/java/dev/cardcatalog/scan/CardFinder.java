@@ -110,7 +110,7 @@ public final class CardFinder {
         GrayF32 grey = small.grey;
         deadline.check("finding the cards");
         double minArea = MIN_AREA_SHARE * grey.width * grey.height;
-        Pool pool = new Pool(grey, factor, minArea, deadline);
+        Pool pool = new Pool(small, factor, minArea, deadline);
 
         // 1. the regions Canny's edges enclose (their outer and inner contours)
         CannyEdge<GrayF32, GrayF32> canny = FactoryEdgeDetectors.canny(2, false, true, GrayF32.class,
@@ -159,6 +159,7 @@ public final class CardFinder {
      * {@value #SAME_SHARE} of its shorter side) counts once more for the first, and the most often found come first.
      */
     private static final class Pool {
+        final Reduced small;
         final GrayF32 grey;
         final int factor;
         final double minArea;
@@ -167,10 +168,12 @@ public final class CardFinder {
         final PolylineSplitMerge fit = new PolylineSplitMerge();
         final List<Quad> quads = new ArrayList<>();
         final List<int[]> support = new ArrayList<>();
+        final List<Double> contrast = new ArrayList<>();
         int fitted;
 
-        Pool(GrayF32 grey, int factor, double minArea, UploadDeadline deadline) {
-            this.grey = grey;
+        Pool(Reduced small, int factor, double minArea, UploadDeadline deadline) {
+            this.small = small;
+            this.grey = small.grey;
             this.factor = factor;
             this.minArea = minArea;
             this.minPoints = (int) Math.sqrt(minArea) * 2;
@@ -232,12 +235,12 @@ public final class CardFinder {
                 quad = refined;
             }
             // BoofCV's coordinates are pixel centres; ours pixel edges
-            Quad outline = quad.translated(0.5, 0.5);
-            if (outline.cornerDistance(Quad.frame(grey.width, grey.height))
+            Quad outline = upright(quad.translated(0.5, 0.5));
+            if (upright(Quad.frame(grey.width, grey.height)).cornerDistance(outline)
                     < FRAME_SHARE * Math.max(grey.width, grey.height)) {
                 return; // the photo's own edge (a busy surface's edges reach it): the whole photo is tried anyway
             }
-            Quad scaled = upright(outline.scaled(factor, factor));
+            Quad scaled = outline.scaled(factor, factor);
             for (int k = 0; k < quads.size(); k++) {
                 Quad q = quads.get(k);
                 if (sameOutline(q, scaled)) {
@@ -245,10 +248,16 @@ public final class CardFinder {
                     return;
                 }
             }
-            if (quads.size() < MAX_OUTLINES) {
-                quads.add(scaled);
-                support.add(new int[] {1});
+            if (quads.size() >= MAX_OUTLINES) {
+                return;
             }
+            double edge = edgeContrast(small, quad);
+            if (edge < MIN_EDGE_CONTRAST) {
+                return; // no edge all round: the halo of a local threshold around a card, a shadow's outline
+            }
+            quads.add(scaled);
+            support.add(new int[] {1});
+            contrast.add(edge);
         }
 
         /** The outlines, the most often found first (the first found on a tie). */
@@ -257,7 +266,8 @@ public final class CardFinder {
             for (int k = 0; k < order.length; k++) {
                 order[k] = k;
             }
-            java.util.Arrays.sort(order, Comparator.comparingInt((Integer k) -> -support.get(k)[0]));
+            java.util.Arrays.sort(order, Comparator.comparingInt((Integer k) -> -support.get(k)[0])
+                    .thenComparingDouble(k -> -contrast.get(k)));
             List<Quad> out = new ArrayList<>();
             for (Integer k : order) {
                 out.add(quads.get(k));
@@ -265,6 +275,75 @@ public final class CardFinder {
             return out;
         }
     }
+
+    /**
+     * How clearly {@code quad} (pixel-centre coordinates of the small image) is an edge all round: for each side, the
+     * mean colour difference (Euclidean, 0–255 a channel) between points {@value #EDGE_STEP} pixels either side of it,
+     * along its middle (clear of rounded corners); the least of the four sides.
+     */
+    static double edgeContrast(Reduced small, Quad quad) {
+        double least = Double.MAX_VALUE;
+        int w = small.grey.width;
+        int h = small.grey.height;
+        double cx = quad.centreX();
+        double cy = quad.centreY();
+        for (int side = 0; side < 4; side++) {
+            double x0 = quad.x(side);
+            double y0 = quad.y(side);
+            double x1 = quad.x(side + 1);
+            double y1 = quad.y(side + 1);
+            double length = Math.hypot(x1 - x0, y1 - y0);
+            if (length < 1) {
+                return 0;
+            }
+            double nx = -(y1 - y0) / length;
+            double ny = (x1 - x0) / length;
+            if (nx * ((x0 + x1) / 2 - cx) + ny * ((y0 + y1) / 2 - cy) < 0) {
+                nx = -nx; // outwards
+                ny = -ny;
+            }
+            int samples = Math.max(4, (int) (length / 2));
+            double sum = 0;
+            int counted = 0;
+            for (int k = 0; k < samples; k++) {
+                double t = 0.15 + 0.7 * (k + 0.5) / samples;
+                double px = x0 + t * (x1 - x0);
+                double py = y0 + t * (y1 - y0);
+                double ox = px + EDGE_STEP * nx;
+                double oy = py + EDGE_STEP * ny;
+                double ix = px - EDGE_STEP * nx;
+                double iy = py - EDGE_STEP * ny;
+                if (ox < 0 || oy < 0 || ox > w - 1 || oy > h - 1 || ix < 0 || iy < 0 || ix > w - 1 || iy > h - 1) {
+                    continue;
+                }
+                double dr = bilinear(small.red, w, ox, oy) - bilinear(small.red, w, ix, iy);
+                double dg = bilinear(small.green, w, ox, oy) - bilinear(small.green, w, ix, iy);
+                double db = bilinear(small.blue, w, ox, oy) - bilinear(small.blue, w, ix, iy);
+                sum += Math.sqrt(dr * dr + dg * dg + db * db);
+                counted++;
+            }
+            least = Math.min(least, counted == 0 ? 0 : sum / counted);
+        }
+        return least;
+    }
+
+    private static double bilinear(float[] plane, int w, double x, double y) {
+        int x0 = Math.min((int) x, w - 2);
+        int y0 = (int) y;
+        int h = plane.length / w;
+        y0 = Math.min(y0, h - 2);
+        double fx = x - x0;
+        double fy = y - y0;
+        int i = y0 * w + x0;
+        return (plane[i] * (1 - fx) + plane[i + 1] * fx) * (1 - fy) + (plane[i + w] * (1 - fx) + plane[i + w + 1] * fx)
+                * fy;
+    }
+
+    /** How far either side of an outline its edge's contrast is sampled, in pixels of the small image. */
+    static final double EDGE_STEP = 1.5;
+
+    /** The least edge contrast ({@link #edgeContrast}) of an outline kept. */
+    static final double MIN_EDGE_CONTRAST = 10;
 
     /** Whether two outlines are one: every corner within {@value #SAME_SHARE} of the shorter side of either. */
     static boolean sameOutline(Quad a, Quad b) {
