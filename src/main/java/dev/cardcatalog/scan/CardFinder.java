@@ -59,7 +59,7 @@ public final class CardFinder {
     public static final double MIN_AREA_SHARE = 0.025;
 
     /** The most contours a polygon is fitted to (the longest first). */
-    static final int MAX_CONTOURS = 400;
+    static final int MAX_CONTOURS = 600;
 
     /** The most card outlines kept from one photo, before they are grouped into cards. */
     static final int MAX_OUTLINES = 96;
@@ -130,22 +130,34 @@ public final class CardFinder {
             pool.addMask(binary, eroded);
         }
 
-        // 3. a local threshold (the mean of a window a fifth of the image's shorter side), both ways: cards that
-        // touch one another or a pocket's edge, light that changes across the photo
-        int window = Math.max(15, Math.min(grey.width, grey.height) / 5) | 1;
-        for (boolean down : new boolean[] {false, true}) {
-            InputToBinary<GrayF32> local = FactoryThresholdBinary.localMean(ConfigLength.fixed(window), 0.95, down,
-                    GrayF32.class);
-            local.process(grey, binary);
-            deadline.check("finding the cards");
-            pool.addMask(binary, eroded);
+        // 3. a local threshold (the mean of a window a fifth, and a tenth, of the image's shorter side), both ways:
+        // cards that touch one another or a pocket's edge, light that changes across the photo
+        for (int share : LOCAL_WINDOWS) {
+            int window = Math.max(15, Math.min(grey.width, grey.height) / share) | 1;
+            for (boolean down : new boolean[] {false, true}) {
+                InputToBinary<GrayF32> local = FactoryThresholdBinary.localMean(ConfigLength.fixed(window), 0.95,
+                        down, GrayF32.class);
+                local.process(grey, binary);
+                deadline.check("finding the cards");
+                pool.addMask(binary, eroded);
+            }
         }
-
         // 4. what differs in colour from the surface seen along the photo's edge (a patterned surface, a card of
         // nearly the surface's brightness)
         if (surfaceMask(small, binary)) {
             pool.addMask(binary, eroded);
         }
+        // 5. a smooth surface's own light fitted and taken away (a white border on a white table)
+        if (smoothSurfaceMask(small, binary)) {
+            pool.addMask(binary, eroded);
+        }
+
+        // 6. Canny again at half the thresholds: the faint edges the art's strong ones outshone
+        canny.process(grey, 0.02f, 0.06f, edges);
+        BinaryImageOps.dilate8(edges, 1, closed);
+        deadline.check("finding the cards");
+        pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
+
         deadline.check("finding the cards");
         return group(pool.outlines());
     }
@@ -359,6 +371,9 @@ public final class CardFinder {
     /** Corners of two outlines of one edge differ by less than this share of the shorter side. */
     static final double SAME_SHARE = 0.02;
 
+    /** The local thresholds' windows, as the share of the image's shorter side (a fifth, a tenth). */
+    private static final int[] LOCAL_WINDOWS = {5, 10};
+
     /** The most contours of one binarization a polygon is fitted to (the longest first). */
     static final int MAX_CONTOURS_EACH = 60;
 
@@ -375,17 +390,7 @@ public final class CardFinder {
         if (w < 16 || h < 16) {
             return false;
         }
-        List<Integer> ring = new ArrayList<>();
-        for (int y = 0; y < h; y++) {
-            for (int x = 0; x < w; x++) {
-                if (x < 2 || y < 2 || x >= w - 2 || y >= h - 2) {
-                    ring.add(y * w + x);
-                }
-                if (y >= 2 && y < h - 2 && x == 2) {
-                    x = w - 3;
-                }
-            }
-        }
+        List<Integer> ring = ring(w, h);
         float[][] centres = new float[SURFACE_COLOURS][3];
         for (int c = 0; c < SURFACE_COLOURS; c++) {
             int i = ring.get((int) ((long) c * ring.size() / SURFACE_COLOURS + ring.size() / (2L * SURFACE_COLOURS)));
@@ -432,6 +437,113 @@ public final class CardFinder {
         mask.setTo(opened);
         return true;
     }
+
+    /**
+     * Marks in {@code mask} the pixels whose colour is far from a smooth surface: each channel's surface a quadratic
+     * in x and y (light that falls off across the photo and towards its corners) fitted by least squares to the ring
+     * of 2 pixels along the photo's edge; far is more than three times the distance within which 95 % of the ring
+     * lies of the fit, and at least {@value #MIN_SMOOTH_DISTANCE}. Opened by a pixel. False when the ring is not that
+     * smooth (more than {@value #MAX_SMOOTH_SPREAD} from the fit): a patterned surface, or a photo that is a card.
+     */
+    static boolean smoothSurfaceMask(Reduced small, GrayU8 mask) {
+        int w = small.grey.width;
+        int h = small.grey.height;
+        if (w < 16 || h < 16) {
+            return false;
+        }
+        org.ejml.data.DMatrixRMaj normal = new org.ejml.data.DMatrixRMaj(6, 6);
+        org.ejml.data.DMatrixRMaj[] rhs = new org.ejml.data.DMatrixRMaj[3];
+        for (int c = 0; c < 3; c++) {
+            rhs[c] = new org.ejml.data.DMatrixRMaj(6, 1);
+        }
+        float[][] planes = {small.red, small.green, small.blue};
+        double[] t = new double[6];
+        List<Integer> ring = ring(w, h);
+        for (int i : ring) {
+            terms(i % w, i / w, w, h, t);
+            for (int a = 0; a < 6; a++) {
+                for (int b = 0; b < 6; b++) {
+                    normal.add(a, b, t[a] * t[b]);
+                }
+                for (int c = 0; c < 3; c++) {
+                    rhs[c].add(a, 0, t[a] * planes[c][i]);
+                }
+            }
+        }
+        double[][] fit = new double[3][];
+        for (int c = 0; c < 3; c++) {
+            org.ejml.data.DMatrixRMaj x = new org.ejml.data.DMatrixRMaj(6, 1);
+            if (!org.ejml.dense.row.CommonOps_DDRM.solve(normal, rhs[c], x)) {
+                return false;
+            }
+            fit[c] = x.data;
+        }
+        float[] spread = new float[ring.size()];
+        for (int k = 0; k < ring.size(); k++) {
+            int i = ring.get(k);
+            spread[k] = (float) offSurface(planes, fit, i, w, h, t);
+        }
+        java.util.Arrays.sort(spread);
+        float within = spread[(int) (0.95 * (spread.length - 1))];
+        if (within > MAX_SMOOTH_SPREAD) {
+            return false;
+        }
+        double far = Math.max(MIN_SMOOTH_DISTANCE, 3 * within);
+        for (int i = 0; i < w * h; i++) {
+            mask.data[i] = (byte) (offSurface(planes, fit, i, w, h, t) > far ? 1 : 0);
+        }
+        GrayU8 opened = BinaryImageOps.dilate8(BinaryImageOps.erode8(mask, 1, null), 1, null);
+        mask.setTo(opened);
+        return true;
+    }
+
+    private static double offSurface(float[][] planes, double[][] fit, int i, int w, int h, double[] t) {
+        terms(i % w, i / w, w, h, t);
+        double sum = 0;
+        for (int c = 0; c < 3; c++) {
+            double v = 0;
+            for (int a = 0; a < 6; a++) {
+                v += fit[c][a] * t[a];
+            }
+            double d = planes[c][i] - v;
+            sum += d * d;
+        }
+        return Math.sqrt(sum);
+    }
+
+    /** 1, x, y, x², xy, y² with x and y from -1 to 1 across the image. */
+    private static void terms(int px, int py, int w, int h, double[] t) {
+        double x = 2.0 * px / (w - 1) - 1;
+        double y = 2.0 * py / (h - 1) - 1;
+        t[0] = 1;
+        t[1] = x;
+        t[2] = y;
+        t[3] = x * x;
+        t[4] = x * y;
+        t[5] = y * y;
+    }
+
+    /** The pixels (indices) of the ring 2 pixels wide along the edge of a {@code w × h} image. */
+    static List<Integer> ring(int w, int h) {
+        List<Integer> ring = new ArrayList<>();
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                if (x < 2 || y < 2 || x >= w - 2 || y >= h - 2) {
+                    ring.add(y * w + x);
+                }
+                if (y >= 2 && y < h - 2 && x == 2) {
+                    x = w - 3;
+                }
+            }
+        }
+        return ring;
+    }
+
+    /** The least distance from a smooth surface's fit (0–255 a channel, Euclidean) that sets a pixel apart. */
+    static final double MIN_SMOOTH_DISTANCE = 9;
+
+    /** A ring further than this from its smooth fit (95 % of it) is not a smooth surface. */
+    static final float MAX_SMOOTH_SPREAD = 8;
 
     private static int nearestColour(float[][] centres, float r, float g, float b) {
         int best = 0;
