@@ -5,6 +5,8 @@ import boofcv.abst.filter.binary.InputToBinary;
 import boofcv.alg.filter.binary.BinaryImageOps;
 import boofcv.alg.filter.binary.Contour;
 import boofcv.alg.filter.binary.GThresholdImageOps;
+import boofcv.alg.filter.blur.BlurImageOps;
+import boofcv.alg.misc.PixelMath;
 import boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge;
 import boofcv.alg.shapes.polygon.RefinePolygonToGrayLine;
 import boofcv.concurrency.BoofConcurrency;
@@ -152,7 +154,13 @@ public final class CardFinder {
             pool.addMask(binary, eroded);
         }
 
-        // 6. Canny again at half the thresholds: the faint edges the art's strong ones outshone
+        // 6. on a busy surface, what is smooth (a card's body or border between a fine pattern's squares)
+        if (smoothRegionMask(small, binary)) {
+            pool.addMask(binary, eroded);
+        }
+        deadline.check("finding the cards");
+
+        // 7. Canny again at half the thresholds: the faint edges the art's strong ones outshone
         canny.process(grey, 0.02f, 0.06f, edges);
         BinaryImageOps.dilate8(edges, 1, closed);
         deadline.check("finding the cards");
@@ -510,6 +518,51 @@ public final class CardFinder {
         }
         return Math.sqrt(sum);
     }
+
+    /**
+     * Marks in {@code mask} the pixels around which the colour is nearly flat: the standard deviation over a
+     * 5 × 5 window, of the three channels together, under {@value #FLAT_DEVIATION} (0–255 a channel). Only for a
+     * busy surface: false, and nothing marked, unless the median of that deviation along the photo's edge is at
+     * least three times as much.
+     */
+    static boolean smoothRegionMask(Reduced small, GrayU8 mask) {
+        int w = small.grey.width;
+        int h = small.grey.height;
+        if (w < 16 || h < 16) {
+            return false;
+        }
+        float[] variance = new float[w * h];
+        GrayF32 plane = new GrayF32(w, h);
+        GrayF32 mean = new GrayF32(w, h);
+        GrayF32 meanOfSquares = new GrayF32(w, h);
+        GrayF32 storage = new GrayF32(w, h);
+        for (float[] channel : new float[][] {small.red, small.green, small.blue}) {
+            System.arraycopy(channel, 0, plane.data, 0, w * h);
+            BlurImageOps.mean(plane, mean, 2, storage, null);
+            PixelMath.pow2(plane, plane);
+            BlurImageOps.mean(plane, meanOfSquares, 2, storage, null);
+            for (int i = 0; i < w * h; i++) {
+                variance[i] += Math.max(0, meanOfSquares.data[i] - mean.data[i] * mean.data[i]);
+            }
+        }
+        List<Integer> ring = ring(w, h);
+        float[] edge = new float[ring.size()];
+        for (int k = 0; k < edge.length; k++) {
+            edge[k] = variance[ring.get(k)];
+        }
+        java.util.Arrays.sort(edge);
+        float flat = FLAT_DEVIATION * FLAT_DEVIATION;
+        if (edge[edge.length / 2] < 9 * flat) {
+            return false;
+        }
+        for (int i = 0; i < w * h; i++) {
+            mask.data[i] = (byte) (variance[i] < flat ? 1 : 0);
+        }
+        return true;
+    }
+
+    /** The colour deviation under which a neighbourhood is flat ({@link #smoothRegionMask}). */
+    static final float FLAT_DEVIATION = 8;
 
     /** 1, x, y, x², xy, y² with x and y from -1 to 1 across the image. */
     private static void terms(int px, int py, int w, int h, double[] t) {
