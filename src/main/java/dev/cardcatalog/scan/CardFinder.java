@@ -186,6 +186,7 @@ public final class CardFinder {
         final int minPoints;
         final UploadDeadline deadline;
         final PolylineSplitMerge fit = new PolylineSplitMerge();
+        final PolylineSplitMerge loose = new PolylineSplitMerge();
         final List<Quad> quads = new ArrayList<>();
         final List<int[]> support = new ArrayList<>();
         final List<Double> contrast = new ArrayList<>();
@@ -204,6 +205,14 @@ public final class CardFinder {
             fit.setMaxSides(4);
             fit.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
             fit.setCornerScorePenalty(0.25);
+            // a mask's outline with bits of the surface along it: sides further from straight, not quite convex
+            loose.setLoops(true);
+            loose.setConvex(false);
+            loose.setMinSides(4);
+            loose.setMaxSides(4);
+            loose.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
+            loose.setCornerScorePenalty(0.25);
+            loose.setMaxSideError(ConfigLength.relative(LOOSE_SIDE_ERROR, 4));
         }
 
         /** The external contours of {@code mask}, and of it eroded by a pixel (cards that touch come apart). */
@@ -239,10 +248,14 @@ public final class CardFinder {
         }
 
         private void add(List<Point2D_I32> sequence) {
+            PolylineSplitMerge used = fit;
             if (!fit.process(sequence) || fit.getBestPolyline() == null) {
-                return;
+                used = loose;
+                if (!loose.process(sequence) || loose.getBestPolyline() == null) {
+                    return;
+                }
             }
-            DogArray_I32 corners = fit.getBestPolyline().splits;
+            DogArray_I32 corners = used.getBestPolyline().splits;
             if (corners.size != 4) {
                 return;
             }
@@ -364,6 +377,9 @@ public final class CardFinder {
 
     /** The least edge contrast ({@link #edgeContrast}) of an outline kept. */
     static final double MIN_EDGE_CONTRAST = 10;
+
+    /** The farthest a contour may be from a side of the loose fit, as a share of the side's length. */
+    static final double LOOSE_SIDE_ERROR = 0.1;
 
     /** Whether two outlines are one: every corner within {@value #SAME_SHARE} of the shorter side of either. */
     static boolean sameOutline(Quad a, Quad b) {
