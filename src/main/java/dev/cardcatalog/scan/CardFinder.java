@@ -31,12 +31,19 @@ import java.util.List;
 import org.ddogleg.struct.DogArray_I32;
 
 /**
- * Finds the outlines of cards in a photo (SERVICE.md §5.10) with BoofCV: edges by Canny's detector, the contours of
- * the regions they enclose, a quadrilateral fitted to each contour by split-and-merge ({@link PolylineSplitMerge}, the
- * fit BoofCV's polygon detector uses), those of a card's proportions (rounded corners cut off), their sides snapped to the edge
- * in the grey image with sub-pixel precision ({@link RefinePolygonToGrayLine}). A card gives several nested
- * outlines (a sleeve or a pocket around it, its own edge, the inside of its border); they are kept together as the
- * outlines of one {@link FoundCard}, and which one frames the card is decided by matching ({@link PhotoMatch}).
+ * Finds the outlines of cards in a photo (SERVICE.md §5.10) with BoofCV. Candidate outlines are pooled from several
+ * binarizations of the photo reduced to at most {@value #SEARCH_SIDE} pixels a side, since no one of them sees every
+ * card on every surface: the regions Canny's edges enclose (at two thresholds), the grey image cut at Otsu's
+ * threshold and at a local mean (windows a fifth and a tenth of the shorter side), each both ways, the colours far
+ * from the surface's (k-means of the photo's edge), a smooth surface's light fitted and taken away, and on a busy
+ * surface the regions of flat colour; of each mask its external contours, also after a 1-pixel erosion (cards that
+ * touch come apart). A quadrilateral is fitted to each contour by split-and-merge ({@link PolylineSplitMerge}, the
+ * fit BoofCV's polygon detector uses; again more loosely when that fails), its sides fitted clear of the rounded
+ * corners, then snapped to the edge in the grey image with sub-pixel precision ({@link RefinePolygonToGrayLine}).
+ * An outline is kept when it is card-shaped (below) and an edge all round ({@link #edgeContrast}); one found again
+ * by another binarization counts as support. A card gives several nested outlines (a sleeve or a pocket around it,
+ * its own edge, the inside of its border); they are kept together as the outlines of one {@link FoundCard}, the
+ * most supported first, and which one frames the card is decided by matching ({@link PhotoMatch}).
  *
  * <p>What counts as a card's outline: a convex quadrilateral whose corners are at 35°–145°, whose opposite sides
  * differ by at most 1.9 times (perspective), whose longer pair of sides is 0.95–2.3 times the shorter pair (a card is
@@ -45,8 +52,10 @@ import org.ddogleg.struct.DogArray_I32;
  *
  * <p>Cost, bounded before it starts: the search runs on the photo reduced by whole-pixel averaging to at most
  * {@value #SEARCH_SIDE} pixels on its longer side (about 8 float images of that size for the edge detector, 6.3 MB,
- * and a byte image for the edges), on one thread; at most {@value #MAX_CONTOURS} contours are fitted and at most
- * {@value #MAX_OUTLINES} outlines kept, and the upload's deadline is checked between the steps and every 16 contours.
+ * four more for the colour planes and the flat-colour test, and three byte images for the masks), on one thread; at
+ * most {@value #MAX_CONTOURS_EACH} contours of each binarization and {@value #MAX_CONTOURS} in all are fitted and at
+ * most {@value #MAX_OUTLINES} outlines kept, and the upload's deadline is checked between the binarizations and every
+ * 16 contours. About 60 ms of one core a photo (docs/benchmarks.md, issue 24).
  * Stateless and thread-safe (every call has its own working images).
  */
 public final class CardFinder {
