@@ -1,12 +1,18 @@
 package dev.cardcatalog.scan;
 
 import boofcv.alg.feature.detect.edge.CannyEdge;
+import boofcv.abst.filter.binary.InputToBinary;
 import boofcv.alg.filter.binary.BinaryImageOps;
 import boofcv.alg.filter.binary.Contour;
+import boofcv.alg.filter.binary.GThresholdImageOps;
+import boofcv.alg.filter.blur.BlurImageOps;
+import boofcv.alg.misc.PixelMath;
 import boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge;
 import boofcv.alg.shapes.polygon.RefinePolygonToGrayLine;
 import boofcv.concurrency.BoofConcurrency;
 import boofcv.factory.feature.detect.edge.FactoryEdgeDetectors;
+import boofcv.factory.filter.binary.FactoryThresholdBinary;
+import boofcv.struct.ConfigLength;
 import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayF32;
 import boofcv.struct.image.GrayU8;
@@ -25,12 +31,19 @@ import java.util.List;
 import org.ddogleg.struct.DogArray_I32;
 
 /**
- * Finds the outlines of cards in a photo (SERVICE.md §5.10) with BoofCV: edges by Canny's detector, the contours of
- * the regions they enclose, a quadrilateral fitted to each contour by split-and-merge ({@link PolylineSplitMerge}, the
- * fit BoofCV's polygon detector uses), those of a card's proportions (rounded corners cut off), their sides snapped to the edge
- * in the grey image with sub-pixel precision ({@link RefinePolygonToGrayLine}). A card gives several nested
- * outlines (a sleeve or a pocket around it, its own edge, the inside of its border); they are kept together as the
- * outlines of one {@link FoundCard}, and which one frames the card is decided by matching ({@link PhotoMatch}).
+ * Finds the outlines of cards in a photo (SERVICE.md §5.10) with BoofCV. Candidate outlines are pooled from several
+ * binarizations of the photo reduced to at most {@value #SEARCH_SIDE} pixels a side, since no one of them sees every
+ * card on every surface: the regions Canny's edges enclose (at two thresholds), the grey image cut at Otsu's
+ * threshold and at a local mean (windows a fifth and a tenth of the shorter side), each both ways, the colours far
+ * from the surface's (k-means of the photo's edge), a smooth surface's light fitted and taken away, and on a busy
+ * surface the regions of flat colour; of each mask its external contours, also after a 1-pixel erosion (cards that
+ * touch come apart). A quadrilateral is fitted to each contour by split-and-merge ({@link PolylineSplitMerge}, the
+ * fit BoofCV's polygon detector uses; again more loosely when that fails), its sides fitted clear of the rounded
+ * corners, then snapped to the edge in the grey image with sub-pixel precision ({@link RefinePolygonToGrayLine}).
+ * An outline is kept when it is card-shaped (below) and an edge all round ({@link #edgeContrast}); one found again
+ * by another binarization counts as support. A card gives several nested outlines (a sleeve or a pocket around it,
+ * its own edge, the inside of its border); they are kept together as the outlines of one {@link FoundCard}, the
+ * most supported first, and which one frames the card is decided by matching ({@link PhotoMatch}).
  *
  * <p>What counts as a card's outline: a convex quadrilateral whose corners are at 35°–145°, whose opposite sides
  * differ by at most 1.9 times (perspective), whose longer pair of sides is 0.95–2.3 times the shorter pair (a card is
@@ -39,8 +52,10 @@ import org.ddogleg.struct.DogArray_I32;
  *
  * <p>Cost, bounded before it starts: the search runs on the photo reduced by whole-pixel averaging to at most
  * {@value #SEARCH_SIDE} pixels on its longer side (about 8 float images of that size for the edge detector, 6.3 MB,
- * and a byte image for the edges), on one thread; at most {@value #MAX_CONTOURS} contours are fitted and at most
- * {@value #MAX_OUTLINES} outlines kept, and the upload's deadline is checked between the steps and every 16 contours.
+ * four more for the colour planes and the flat-colour test, and three byte images for the masks), on one thread; at
+ * most {@value #MAX_CONTOURS_EACH} contours of each binarization and {@value #MAX_CONTOURS} in all are fitted and at
+ * most {@value #MAX_OUTLINES} outlines kept, and the upload's deadline is checked between the binarizations and every
+ * 16 contours. About 60 ms of one core a photo (docs/benchmarks.md, issue 24).
  * Stateless and thread-safe (every call has its own working images).
  */
 public final class CardFinder {
@@ -55,7 +70,7 @@ public final class CardFinder {
     public static final double MIN_AREA_SHARE = 0.025;
 
     /** The most contours a polygon is fitted to (the longest first). */
-    static final int MAX_CONTOURS = 400;
+    static final int MAX_CONTOURS = 600;
 
     /** The most card outlines kept from one photo, before they are grouped into cards. */
     static final int MAX_OUTLINES = 96;
@@ -66,15 +81,22 @@ public final class CardFinder {
     }
 
     /**
-     * One card found: its outlines, largest first, each a quad in the searched image's pixel-edge coordinates
-     * scaled back to those of the image given to {@link #find}, starting at the corner that is top-left when the
-     * card is upright or upside down (corner 0 to 1 is one of its short sides).
+     * One card found: its outlines, the most often found first (found by more of the binarizations), each a quad in
+     * the searched image's pixel-edge coordinates scaled back to those of the image given to {@link #find}, starting
+     * at the corner that is top-left when the card is upright or upside down (corner 0 to 1 is one of its short
+     * sides); at most {@value #MAX_PER_CARD}.
      */
     public record FoundCard(List<Quad> outlines) {
 
         /** The largest outline. */
         public Quad outer() {
-            return outlines.get(0);
+            Quad largest = outlines.get(0);
+            for (Quad q : outlines) {
+                if (q.area() > largest.area()) {
+                    largest = q;
+                }
+            }
+            return largest;
         }
     }
 
@@ -95,107 +117,583 @@ public final class CardFinder {
      */
     public List<FoundCard> find(RgbImage image, int searchSide, UploadDeadline deadline) {
         int factor = Math.max(1, (Math.max(image.width(), image.height()) + searchSide - 1) / searchSide);
-        GrayF32 grey = grey(image, factor);
+        Reduced small = reduce(image, factor);
+        GrayF32 grey = small.grey;
         deadline.check("finding the cards");
+        double minArea = MIN_AREA_SHARE * grey.width * grey.height;
+        Pool pool = new Pool(small, factor, minArea, deadline);
 
+        // 1. the regions Canny's edges enclose (their outer and inner contours)
         CannyEdge<GrayF32, GrayF32> canny = FactoryEdgeDetectors.canny(2, false, true, GrayF32.class,
                 GrayF32.class);
         GrayU8 edges = new GrayU8(grey.width, grey.height);
         canny.process(grey, 0.04f, 0.12f, edges);
         GrayU8 closed = BinaryImageOps.dilate8(edges, 1, null); // closes gaps of a pixel in the edges
         deadline.check("finding the cards");
+        pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
 
-        List<Contour> contours = BinaryImageOps.contour(closed, ConnectRule.EIGHT, null);
-        double minArea = MIN_AREA_SHARE * grey.width * grey.height;
-        int minPoints = (int) Math.sqrt(minArea) * 2;
-        List<List<Point2D_I32>> sequences = new ArrayList<>();
-        for (Contour contour : contours) {
-            if (contour.external.size() >= minPoints) {
-                sequences.add(contour.external);
-            }
-            for (List<Point2D_I32> hole : contour.internal) {
-                if (hole.size() >= minPoints) {
-                    sequences.add(hole);
-                }
+        // 2. the grey image cut at Otsu's threshold, bright on dark and dark on bright
+        double otsu = GThresholdImageOps.computeOtsu(grey, 0, 256);
+        GrayU8 binary = new GrayU8(grey.width, grey.height);
+        GrayU8 eroded = new GrayU8(grey.width, grey.height);
+        for (boolean down : new boolean[] {false, true}) {
+            GThresholdImageOps.threshold(grey, binary, otsu, down);
+            pool.addMask(binary, eroded);
+        }
+
+        // 3. a local threshold (the mean of a window a fifth, and a tenth, of the image's shorter side), both ways:
+        // cards that touch one another or a pocket's edge, light that changes across the photo
+        for (int share : LOCAL_WINDOWS) {
+            int window = Math.max(15, Math.min(grey.width, grey.height) / share) | 1;
+            for (boolean down : new boolean[] {false, true}) {
+                InputToBinary<GrayF32> local = FactoryThresholdBinary.localMean(ConfigLength.fixed(window), 0.95,
+                        down, GrayF32.class);
+                local.process(grey, binary);
+                deadline.check("finding the cards");
+                pool.addMask(binary, eroded);
             }
         }
-        sequences.sort(Comparator.comparingInt((List<Point2D_I32> s) -> s.size()).reversed());
-        if (sequences.size() > MAX_CONTOURS) {
-            sequences = sequences.subList(0, MAX_CONTOURS);
+        // 4. what differs in colour from the surface seen along the photo's edge (a patterned surface, a card of
+        // nearly the surface's brightness)
+        if (surfaceMask(small, binary)) {
+            pool.addMask(binary, eroded);
+        }
+        // 5. a smooth surface's own light fitted and taken away (a white border on a white table)
+        if (smoothSurfaceMask(small, binary)) {
+            pool.addMask(binary, eroded);
+        }
+
+        // 6. on a busy surface, what is smooth (a card's body or border between a fine pattern's squares)
+        if (smoothRegionMask(small, binary)) {
+            pool.addMask(binary, eroded);
         }
         deadline.check("finding the cards");
 
-        List<Quad> outlines = new ArrayList<>();
-        PolylineSplitMerge fit = new PolylineSplitMerge();
-        fit.setLoops(true);
-        fit.setConvex(true);
-        fit.setMinSides(4);
-        fit.setMaxSides(4);
-        fit.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
-        fit.setCornerScorePenalty(0.25);
-        for (int k = 0; k < sequences.size() && outlines.size() < MAX_OUTLINES; k++) {
-            if (k % 16 == 15) {
-                deadline.check("finding the cards");
+        // 7. Canny again at half the thresholds: the faint edges the art's strong ones outshone
+        canny.process(grey, 0.02f, 0.06f, edges);
+        BinaryImageOps.dilate8(edges, 1, closed);
+        deadline.check("finding the cards");
+        pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
+
+        deadline.check("finding the cards");
+        return group(pool.outlines());
+    }
+
+    /** The photo reduced: its grey image and its red, green and blue planes at the same size. */
+    record Reduced(GrayF32 grey, float[] red, float[] green, float[] blue) {
+    }
+
+    /**
+     * The candidate outlines of one photo, pooled from every binarization: an outline found again (corners within
+     * {@value #SAME_SHARE} of its shorter side) counts once more for the first, and the most often found come first.
+     */
+    private static final class Pool {
+        final Reduced small;
+        final GrayF32 grey;
+        final int factor;
+        final double minArea;
+        final int minPoints;
+        final UploadDeadline deadline;
+        final PolylineSplitMerge fit = new PolylineSplitMerge();
+        final PolylineSplitMerge loose = new PolylineSplitMerge();
+        final List<Quad> quads = new ArrayList<>();
+        final List<int[]> support = new ArrayList<>();
+        final List<Double> contrast = new ArrayList<>();
+        int fitted;
+
+        Pool(Reduced small, int factor, double minArea, UploadDeadline deadline) {
+            this.small = small;
+            this.grey = small.grey;
+            this.factor = factor;
+            this.minArea = minArea;
+            this.minPoints = (int) Math.sqrt(minArea) * 2;
+            this.deadline = deadline;
+            fit.setLoops(true);
+            fit.setConvex(true);
+            fit.setMinSides(4);
+            fit.setMaxSides(4);
+            fit.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
+            fit.setCornerScorePenalty(0.25);
+            // a mask's outline with bits of the surface along it: sides further from straight, not quite convex
+            loose.setLoops(true);
+            loose.setConvex(false);
+            loose.setMinSides(4);
+            loose.setMaxSides(4);
+            loose.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
+            loose.setCornerScorePenalty(0.25);
+            loose.setMaxSideError(ConfigLength.relative(LOOSE_SIDE_ERROR, 4));
+        }
+
+        /** The external contours of {@code mask}, and of it eroded by a pixel (cards that touch come apart). */
+        void addMask(GrayU8 mask, GrayU8 eroded) {
+            deadline.check("finding the cards");
+            addContours(BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT), false);
+            BinaryImageOps.erode8(mask, 1, eroded);
+            deadline.check("finding the cards");
+            addContours(BinaryImageOps.contourExternal(eroded, ConnectRule.EIGHT), false);
+        }
+
+        void addContours(List<Contour> contours, boolean holes) {
+            List<List<Point2D_I32>> sequences = new ArrayList<>();
+            for (Contour contour : contours) {
+                if (contour.external.size() >= minPoints) {
+                    sequences.add(contour.external);
+                }
+                if (holes) {
+                    for (List<Point2D_I32> hole : contour.internal) {
+                        if (hole.size() >= minPoints) {
+                            sequences.add(hole);
+                        }
+                    }
+                }
             }
-            List<Point2D_I32> sequence = sequences.get(k);
+            sequences.sort(Comparator.comparingInt((List<Point2D_I32> s) -> s.size()).reversed());
+            for (int k = 0; k < sequences.size() && k < MAX_CONTOURS_EACH && fitted < MAX_CONTOURS; k++) {
+                if (++fitted % 16 == 0) {
+                    deadline.check("finding the cards");
+                }
+                add(sequences.get(k));
+            }
+        }
+
+        private void add(List<Point2D_I32> sequence) {
+            PolylineSplitMerge used = fit;
             if (!fit.process(sequence) || fit.getBestPolyline() == null) {
-                continue;
+                used = loose;
+                if (!loose.process(sequence) || loose.getBestPolyline() == null) {
+                    return;
+                }
             }
-            DogArray_I32 corners = fit.getBestPolyline().splits;
+            DogArray_I32 corners = used.getBestPolyline().splits;
             if (corners.size != 4) {
-                continue;
+                return;
             }
             Quad quad = sidesMet(sequence, corners);
-            if (quad == null) {
-                continue;
-            }
-            if (!cardShaped(quad, minArea)) {
-                continue;
+            if (quad == null || !cardShaped(quad, minArea)) {
+                return;
             }
             Quad refined = refine(quad, grey);
             if (refined != null && cardShaped(refined, minArea)) {
                 quad = refined;
             }
             // BoofCV's coordinates are pixel centres; ours pixel edges
-            Quad outline = quad.translated(0.5, 0.5);
-            if (outline.cornerDistance(Quad.frame(grey.width, grey.height))
+            Quad outline = upright(quad.translated(0.5, 0.5));
+            if (upright(Quad.frame(grey.width, grey.height)).cornerDistance(outline)
                     < FRAME_SHARE * Math.max(grey.width, grey.height)) {
-                continue; // the photo's own edge (a busy surface's edges reach it): the whole photo is tried anyway
+                return; // the photo's own edge (a busy surface's edges reach it): the whole photo is tried anyway
             }
-            outlines.add(upright(outline.scaled(factor, factor)));
+            Quad scaled = outline.scaled(factor, factor);
+            for (int k = 0; k < quads.size(); k++) {
+                Quad q = quads.get(k);
+                if (sameOutline(q, scaled)) {
+                    support.get(k)[0]++;
+                    return;
+                }
+            }
+            if (quads.size() >= MAX_OUTLINES) {
+                return;
+            }
+            double edge = edgeContrast(small, quad);
+            if (edge < MIN_EDGE_CONTRAST) {
+                return; // no edge all round: the halo of a local threshold around a card, a shadow's outline
+            }
+            quads.add(scaled);
+            support.add(new int[] {1});
+            contrast.add(edge);
         }
-        deadline.check("finding the cards");
-        return group(outlines);
+
+        /** The outlines, the most often found first (the first found on a tie). */
+        List<Quad> outlines() {
+            Integer[] order = new Integer[quads.size()];
+            for (int k = 0; k < order.length; k++) {
+                order[k] = k;
+            }
+            java.util.Arrays.sort(order, Comparator.comparingInt((Integer k) -> -support.get(k)[0])
+                    .thenComparingDouble(k -> -contrast.get(k)));
+            List<Quad> out = new ArrayList<>();
+            for (Integer k : order) {
+                out.add(quads.get(k));
+            }
+            return out;
+        }
     }
 
     /**
-     * The grey image ({@code 0.299 R + 0.587 G + 0.114 B}) of {@code image} reduced by {@code factor}: each pixel the
-     * mean of a {@code factor × factor} block (the last row and column of blocks may be partial).
+     * How clearly {@code quad} (pixel-centre coordinates of the small image) is an edge all round: for each side, the
+     * mean colour difference (Euclidean, 0–255 a channel) between points {@value #EDGE_STEP} pixels either side of it,
+     * along its middle (clear of rounded corners); the least of the four sides.
      */
-    static GrayF32 grey(RgbImage image, int factor) {
+    static double edgeContrast(Reduced small, Quad quad) {
+        double least = Double.MAX_VALUE;
+        int w = small.grey.width;
+        int h = small.grey.height;
+        double cx = quad.centreX();
+        double cy = quad.centreY();
+        for (int side = 0; side < 4; side++) {
+            double x0 = quad.x(side);
+            double y0 = quad.y(side);
+            double x1 = quad.x(side + 1);
+            double y1 = quad.y(side + 1);
+            double length = Math.hypot(x1 - x0, y1 - y0);
+            if (length < 1) {
+                return 0;
+            }
+            double nx = -(y1 - y0) / length;
+            double ny = (x1 - x0) / length;
+            if (nx * ((x0 + x1) / 2 - cx) + ny * ((y0 + y1) / 2 - cy) < 0) {
+                nx = -nx; // outwards
+                ny = -ny;
+            }
+            int samples = Math.max(4, (int) (length / 2));
+            double sum = 0;
+            int counted = 0;
+            for (int k = 0; k < samples; k++) {
+                double t = 0.15 + 0.7 * (k + 0.5) / samples;
+                double px = x0 + t * (x1 - x0);
+                double py = y0 + t * (y1 - y0);
+                double ox = px + EDGE_STEP * nx;
+                double oy = py + EDGE_STEP * ny;
+                double ix = px - EDGE_STEP * nx;
+                double iy = py - EDGE_STEP * ny;
+                if (ox < 0 || oy < 0 || ox > w - 1 || oy > h - 1 || ix < 0 || iy < 0 || ix > w - 1 || iy > h - 1) {
+                    continue;
+                }
+                double dr = bilinear(small.red, w, ox, oy) - bilinear(small.red, w, ix, iy);
+                double dg = bilinear(small.green, w, ox, oy) - bilinear(small.green, w, ix, iy);
+                double db = bilinear(small.blue, w, ox, oy) - bilinear(small.blue, w, ix, iy);
+                sum += Math.sqrt(dr * dr + dg * dg + db * db);
+                counted++;
+            }
+            least = Math.min(least, counted == 0 ? 0 : sum / counted);
+        }
+        return least;
+    }
+
+    private static double bilinear(float[] plane, int w, double x, double y) {
+        int x0 = Math.min((int) x, w - 2);
+        int y0 = (int) y;
+        int h = plane.length / w;
+        y0 = Math.min(y0, h - 2);
+        double fx = x - x0;
+        double fy = y - y0;
+        int i = y0 * w + x0;
+        return (plane[i] * (1 - fx) + plane[i + 1] * fx) * (1 - fy) + (plane[i + w] * (1 - fx) + plane[i + w + 1] * fx)
+                * fy;
+    }
+
+    /** How far either side of an outline its edge's contrast is sampled, in pixels of the small image. */
+    static final double EDGE_STEP = 1.5;
+
+    /** The least edge contrast ({@link #edgeContrast}) of an outline kept. */
+    static final double MIN_EDGE_CONTRAST = 10;
+
+    /** The farthest a contour may be from a side of the loose fit, as a share of the side's length. */
+    static final double LOOSE_SIDE_ERROR = 0.1;
+
+    /** Whether two outlines are one: every corner within {@value #SAME_SHARE} of the shorter side of either. */
+    static boolean sameOutline(Quad a, Quad b) {
+        double shortest = Math.min(Math.min(a.side(0), a.side(1)), Math.min(a.side(2), a.side(3)));
+        for (int turn = 0; turn < 4; turn += 2) {
+            if (a.startingAt(turn).cornerDistance(b) < SAME_SHARE * shortest) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Corners of two outlines of one edge differ by less than this share of the shorter side. */
+    static final double SAME_SHARE = 0.02;
+
+    /** The local thresholds' windows, as the share of the image's shorter side (a fifth, a tenth). */
+    private static final int[] LOCAL_WINDOWS = {5, 10};
+
+    /** The most contours of one binarization a polygon is fitted to (the longest first). */
+    static final int MAX_CONTOURS_EACH = 60;
+
+    /**
+     * Marks in {@code mask} the pixels whose colour is far from every colour of the surface, the surface's colours
+     * being those along the photo's edge (a ring of 2 pixels, clustered into {@value #SURFACE_COLOURS} by k-means);
+     * far is more than twice the distance within which 95 % of the ring's own pixels lie of their colour, and at least
+     * {@value #MIN_COLOUR_DISTANCE} (0–255 per channel). Opened by a pixel (specks of the surface go). False when the
+     * ring is too varied to say (the photo is itself the card, or the surface is as varied as a card).
+     */
+    static boolean surfaceMask(Reduced small, GrayU8 mask) {
+        int w = small.grey.width;
+        int h = small.grey.height;
+        if (w < 16 || h < 16) {
+            return false;
+        }
+        List<Integer> ring = ring(w, h);
+        float[][] centres = new float[SURFACE_COLOURS][3];
+        for (int c = 0; c < SURFACE_COLOURS; c++) {
+            int i = ring.get((int) ((long) c * ring.size() / SURFACE_COLOURS + ring.size() / (2L * SURFACE_COLOURS)));
+            centres[c] = new float[] {small.red[i], small.green[i], small.blue[i]};
+        }
+        int[] nearest = new int[ring.size()];
+        for (int iteration = 0; iteration < 8; iteration++) {
+            double[][] sums = new double[SURFACE_COLOURS][4];
+            for (int k = 0; k < ring.size(); k++) {
+                int i = ring.get(k);
+                nearest[k] = nearestColour(centres, small.red[i], small.green[i], small.blue[i]);
+                double[] s = sums[nearest[k]];
+                s[0] += small.red[i];
+                s[1] += small.green[i];
+                s[2] += small.blue[i];
+                s[3]++;
+            }
+            for (int c = 0; c < SURFACE_COLOURS; c++) {
+                if (sums[c][3] > 0) {
+                    centres[c] = new float[] {(float) (sums[c][0] / sums[c][3]), (float) (sums[c][1] / sums[c][3]),
+                            (float) (sums[c][2] / sums[c][3])};
+                }
+            }
+        }
+        float[] spread = new float[ring.size()];
+        for (int k = 0; k < ring.size(); k++) {
+            int i = ring.get(k);
+            spread[k] = colourDistance(centres, small.red[i], small.green[i], small.blue[i]);
+        }
+        java.util.Arrays.sort(spread);
+        float within = spread[(int) (0.95 * (spread.length - 1))];
+        if (within > MAX_SURFACE_SPREAD) {
+            return false;
+        }
+        float far = Math.max(MIN_COLOUR_DISTANCE, 2 * within);
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                int i = y * w + x;
+                mask.unsafe_set(x, y,
+                        colourDistance(centres, small.red[i], small.green[i], small.blue[i]) > far ? 1 : 0);
+            }
+        }
+        GrayU8 opened = BinaryImageOps.dilate8(BinaryImageOps.erode8(mask, 1, null), 1, null);
+        mask.setTo(opened);
+        return true;
+    }
+
+    /**
+     * Marks in {@code mask} the pixels whose colour is far from a smooth surface: each channel's surface a quadratic
+     * in x and y (light that falls off across the photo and towards its corners) fitted by least squares to the ring
+     * of 2 pixels along the photo's edge; far is more than three times the distance within which 95 % of the ring
+     * lies of the fit, and at least {@value #MIN_SMOOTH_DISTANCE}. Opened by a pixel. False when the ring is not that
+     * smooth (more than {@value #MAX_SMOOTH_SPREAD} from the fit): a patterned surface, or a photo that is a card.
+     */
+    static boolean smoothSurfaceMask(Reduced small, GrayU8 mask) {
+        int w = small.grey.width;
+        int h = small.grey.height;
+        if (w < 16 || h < 16) {
+            return false;
+        }
+        org.ejml.data.DMatrixRMaj normal = new org.ejml.data.DMatrixRMaj(6, 6);
+        org.ejml.data.DMatrixRMaj[] rhs = new org.ejml.data.DMatrixRMaj[3];
+        for (int c = 0; c < 3; c++) {
+            rhs[c] = new org.ejml.data.DMatrixRMaj(6, 1);
+        }
+        float[][] planes = {small.red, small.green, small.blue};
+        double[] t = new double[6];
+        List<Integer> ring = ring(w, h);
+        for (int i : ring) {
+            terms(i % w, i / w, w, h, t);
+            for (int a = 0; a < 6; a++) {
+                for (int b = 0; b < 6; b++) {
+                    normal.add(a, b, t[a] * t[b]);
+                }
+                for (int c = 0; c < 3; c++) {
+                    rhs[c].add(a, 0, t[a] * planes[c][i]);
+                }
+            }
+        }
+        double[][] fit = new double[3][];
+        for (int c = 0; c < 3; c++) {
+            org.ejml.data.DMatrixRMaj x = new org.ejml.data.DMatrixRMaj(6, 1);
+            if (!org.ejml.dense.row.CommonOps_DDRM.solve(normal, rhs[c], x)) {
+                return false;
+            }
+            fit[c] = x.data;
+        }
+        float[] spread = new float[ring.size()];
+        for (int k = 0; k < ring.size(); k++) {
+            int i = ring.get(k);
+            spread[k] = (float) offSurface(planes, fit, i, w, h, t);
+        }
+        java.util.Arrays.sort(spread);
+        float within = spread[(int) (0.95 * (spread.length - 1))];
+        if (within > MAX_SMOOTH_SPREAD) {
+            return false;
+        }
+        double far = Math.max(MIN_SMOOTH_DISTANCE, 3 * within);
+        for (int i = 0; i < w * h; i++) {
+            mask.data[i] = (byte) (offSurface(planes, fit, i, w, h, t) > far ? 1 : 0);
+        }
+        GrayU8 opened = BinaryImageOps.dilate8(BinaryImageOps.erode8(mask, 1, null), 1, null);
+        mask.setTo(opened);
+        return true;
+    }
+
+    private static double offSurface(float[][] planes, double[][] fit, int i, int w, int h, double[] t) {
+        terms(i % w, i / w, w, h, t);
+        double sum = 0;
+        for (int c = 0; c < 3; c++) {
+            double v = 0;
+            for (int a = 0; a < 6; a++) {
+                v += fit[c][a] * t[a];
+            }
+            double d = planes[c][i] - v;
+            sum += d * d;
+        }
+        return Math.sqrt(sum);
+    }
+
+    /**
+     * Marks in {@code mask} the pixels around which the colour is nearly flat: the standard deviation over a
+     * 5 × 5 window, of the three channels together, under {@value #FLAT_DEVIATION} (0–255 a channel). Only for a
+     * busy surface: false, and nothing marked, unless the median of that deviation along the photo's edge is at
+     * least three times as much.
+     */
+    static boolean smoothRegionMask(Reduced small, GrayU8 mask) {
+        int w = small.grey.width;
+        int h = small.grey.height;
+        if (w < 16 || h < 16) {
+            return false;
+        }
+        float[] variance = new float[w * h];
+        GrayF32 plane = new GrayF32(w, h);
+        GrayF32 mean = new GrayF32(w, h);
+        GrayF32 meanOfSquares = new GrayF32(w, h);
+        GrayF32 storage = new GrayF32(w, h);
+        for (float[] channel : new float[][] {small.red, small.green, small.blue}) {
+            System.arraycopy(channel, 0, plane.data, 0, w * h);
+            BlurImageOps.mean(plane, mean, 2, storage, null);
+            PixelMath.pow2(plane, plane);
+            BlurImageOps.mean(plane, meanOfSquares, 2, storage, null);
+            for (int i = 0; i < w * h; i++) {
+                variance[i] += Math.max(0, meanOfSquares.data[i] - mean.data[i] * mean.data[i]);
+            }
+        }
+        List<Integer> ring = ring(w, h);
+        float[] edge = new float[ring.size()];
+        for (int k = 0; k < edge.length; k++) {
+            edge[k] = variance[ring.get(k)];
+        }
+        java.util.Arrays.sort(edge);
+        float flat = FLAT_DEVIATION * FLAT_DEVIATION;
+        if (edge[edge.length / 2] < 9 * flat) {
+            return false;
+        }
+        for (int i = 0; i < w * h; i++) {
+            mask.data[i] = (byte) (variance[i] < flat ? 1 : 0);
+        }
+        return true;
+    }
+
+    /** The colour deviation under which a neighbourhood is flat ({@link #smoothRegionMask}). */
+    static final float FLAT_DEVIATION = 8;
+
+    /** 1, x, y, x², xy, y² with x and y from -1 to 1 across the image. */
+    private static void terms(int px, int py, int w, int h, double[] t) {
+        double x = 2.0 * px / (w - 1) - 1;
+        double y = 2.0 * py / (h - 1) - 1;
+        t[0] = 1;
+        t[1] = x;
+        t[2] = y;
+        t[3] = x * x;
+        t[4] = x * y;
+        t[5] = y * y;
+    }
+
+    /** The pixels (indices) of the ring 2 pixels wide along the edge of a {@code w × h} image. */
+    static List<Integer> ring(int w, int h) {
+        List<Integer> ring = new ArrayList<>();
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                if (x < 2 || y < 2 || x >= w - 2 || y >= h - 2) {
+                    ring.add(y * w + x);
+                }
+                if (y >= 2 && y < h - 2 && x == 2) {
+                    x = w - 3;
+                }
+            }
+        }
+        return ring;
+    }
+
+    /** The least distance from a smooth surface's fit (0–255 a channel, Euclidean) that sets a pixel apart. */
+    static final double MIN_SMOOTH_DISTANCE = 9;
+
+    /** A ring further than this from its smooth fit (95 % of it) is not a smooth surface. */
+    static final float MAX_SMOOTH_SPREAD = 8;
+
+    private static int nearestColour(float[][] centres, float r, float g, float b) {
+        int best = 0;
+        float bestD = Float.MAX_VALUE;
+        for (int c = 0; c < centres.length; c++) {
+            float dr = r - centres[c][0];
+            float dg = g - centres[c][1];
+            float db = b - centres[c][2];
+            float d = dr * dr + dg * dg + db * db;
+            if (d < bestD) {
+                bestD = d;
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    private static float colourDistance(float[][] centres, float r, float g, float b) {
+        int c = nearestColour(centres, r, g, b);
+        float dr = r - centres[c][0];
+        float dg = g - centres[c][1];
+        float db = b - centres[c][2];
+        return (float) Math.sqrt(dr * dr + dg * dg + db * db);
+    }
+
+    /** The colours a surface is taken to have. */
+    static final int SURFACE_COLOURS = 6;
+
+    /** The least colour distance (Euclidean over 0–255 channels) that sets a pixel apart from the surface. */
+    static final float MIN_COLOUR_DISTANCE = 24;
+
+    /** A ring whose colours spread further than this from their clusters is not a surface. */
+    static final float MAX_SURFACE_SPREAD = 40;
+
+    /**
+     * {@code image} reduced by {@code factor}: each pixel the mean of a {@code factor × factor} block (the last row
+     * and column of blocks may be partial), as grey ({@code 0.299 R + 0.587 G + 0.114 B}) and as its three planes.
+     */
+    static Reduced reduce(RgbImage image, int factor) {
         int w = (image.width() + factor - 1) / factor;
         int h = (image.height() + factor - 1) / factor;
-        GrayF32 grey = new GrayF32(w, h);
-        float[] sums = new float[w];
+        float[] red = new float[w * h];
+        float[] green = new float[w * h];
+        float[] blue = new float[w * h];
         int[] counts = new int[w];
         int[] pixels = image.pixels();
         for (int by = 0; by < h; by++) {
-            java.util.Arrays.fill(sums, 0);
             java.util.Arrays.fill(counts, 0);
             int y1 = Math.min(image.height(), (by + 1) * factor);
+            int o = by * w;
             for (int y = by * factor; y < y1; y++) {
                 int row = y * image.width();
                 for (int x = 0; x < image.width(); x++) {
                     int p = pixels[row + x];
-                    sums[x / factor] += 0.299f * ((p >> 16) & 0xFF) + 0.587f * ((p >> 8) & 0xFF) + 0.114f * (p & 0xFF);
-                    counts[x / factor]++;
+                    int bx = x / factor;
+                    red[o + bx] += (p >> 16) & 0xFF;
+                    green[o + bx] += (p >> 8) & 0xFF;
+                    blue[o + bx] += p & 0xFF;
+                    counts[bx]++;
                 }
             }
             for (int bx = 0; bx < w; bx++) {
-                grey.unsafe_set(bx, by, sums[bx] / counts[bx]);
+                red[o + bx] /= counts[bx];
+                green[o + bx] /= counts[bx];
+                blue[o + bx] /= counts[bx];
             }
         }
-        return grey;
+        GrayF32 grey = new GrayF32(w, h);
+        for (int i = 0; i < w * h; i++) {
+            grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
+        }
+        return new Reduced(grey, red, green, blue);
     }
 
     /**
@@ -310,16 +808,21 @@ public final class CardFinder {
 
     /**
      * Outlines of one card into one entry: an outline joins the largest outline whose area is at most
-     * 1 / {@value #NESTED_AREA} times its own and that holds its centre, and whose centre it holds.
+     * 1 / {@value #NESTED_AREA} times its own and that holds its centre, and whose centre it holds. Within an entry
+     * the outlines keep the order they are given in (the most often found first), at most {@value #MAX_PER_CARD}.
      */
     static List<FoundCard> group(List<Quad> outlines) {
-        List<Quad> byArea = new ArrayList<>(outlines);
-        byArea.sort(Comparator.comparingDouble(Quad::area).reversed());
-        List<List<Quad>> groups = new ArrayList<>();
-        for (Quad quad : byArea) {
-            List<Quad> home = null;
-            for (List<Quad> group : groups) {
-                Quad outer = group.get(0);
+        List<Integer> byArea = new ArrayList<>();
+        for (int k = 0; k < outlines.size(); k++) {
+            byArea.add(k);
+        }
+        byArea.sort(Comparator.comparingDouble((Integer k) -> outlines.get(k).area()).reversed());
+        List<List<Integer>> groups = new ArrayList<>();
+        for (int k : byArea) {
+            Quad quad = outlines.get(k);
+            List<Integer> home = null;
+            for (List<Integer> group : groups) {
+                Quad outer = outlines.get(group.get(0));
                 if (quad.area() >= NESTED_AREA * outer.area() && outer.contains(quad.centreX(), quad.centreY())
                         && quad.contains(outer.centreX(), outer.centreY())) {
                     home = group;
@@ -327,13 +830,23 @@ public final class CardFinder {
                 }
             }
             if (home == null) {
-                groups.add(new ArrayList<>(List.of(quad)));
-            } else if (home.stream().noneMatch(q -> q.cornerDistance(quad) < 1.0)) {
-                home.add(quad);
+                groups.add(new ArrayList<>(List.of(k)));
+            } else if (home.stream().noneMatch(q -> outlines.get(q).cornerDistance(quad) < 1.0)) {
+                home.add(k);
             }
         }
-        return groups.stream().map(g -> new FoundCard(List.copyOf(g))).toList();
+        List<FoundCard> cards = new ArrayList<>();
+        for (List<Integer> group : groups) {
+            List<Integer> inOrder = new ArrayList<>(group);
+            inOrder.sort(null);
+            cards.add(new FoundCard(inOrder.subList(0, Math.min(MAX_PER_CARD, inOrder.size())).stream()
+                    .map(outlines::get).toList()));
+        }
+        return cards;
     }
+
+    /** The most outlines kept of one card (each tried by the match three ways, {@link PhotoMatch}). */
+    static final int MAX_PER_CARD = 4;
 
     /** How much smaller than a card's largest outline another of its outlines may be (sleeve 66 × 91 mm over
      * the inside of a card's border). */

@@ -217,16 +217,7 @@ public final class PhotoMatch {
             ArtMatcher matcher, UploadDeadline deadline) {
         List<Attempt> attempts = new ArrayList<>();
         if (card != null) {
-            List<Quad> outlines = new ArrayList<>();
-            for (Quad outline : card.outlines()) {
-                for (Quad variant : List.of(outline, outline.grown(-SLEEVE_U, -SLEEVE_V),
-                        outline.grown(BORDER_U, BORDER_V))) {
-                    if (outlines.size() < MAX_TRIES
-                            && outlines.stream().noneMatch(q -> q.cornerDistance(variant) < 0.01 * shortSide(q))) {
-                        outlines.add(variant);
-                    }
-                }
-            }
+            List<Quad> outlines = outlinesTried(card);
             RgbImage source = image;
             double scale = 1;
             RgbImage larger = shortSide(card.outer()) < CardWarp.CARD_WIDTH ? finer.get() : null;
@@ -264,6 +255,25 @@ public final class PhotoMatch {
         List<ArtMatcher.Match> nearest = total == 0 ? List.of() : matcher.nearest(queries, MATCHES);
         Quad outer = card != null ? card.outer() : Quad.frame(image.width(), image.height());
         return new Tried(outer, attempts, attemptOfQuery, nearest);
+    }
+
+    /**
+     * The outlines tried for {@code card}, in the order tried: each of its outlines as found, as the card inside a
+     * sleeve and as the inside of a card's border, leaving out one whose corners are within 1 % of its shorter side
+     * of one already tried; at most {@value #MAX_TRIES}. Coordinates as the card's.
+     */
+    public static List<Quad> outlinesTried(CardFinder.FoundCard card) {
+        List<Quad> outlines = new ArrayList<>();
+        for (Quad outline : card.outlines()) {
+            for (Quad variant : List.of(outline, outline.grown(-SLEEVE_U, -SLEEVE_V),
+                    outline.grown(BORDER_U, BORDER_V))) {
+                if (outlines.size() < MAX_TRIES
+                        && outlines.stream().noneMatch(q -> q.cornerDistance(variant) < 0.01 * shortSide(q))) {
+                    outlines.add(variant);
+                }
+            }
+        }
+        return outlines;
     }
 
     /** Warps {@code outline} (small-decode coordinates) from {@code source} ({@code scale} times as large). */

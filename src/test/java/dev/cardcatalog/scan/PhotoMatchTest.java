@@ -101,7 +101,8 @@ class PhotoMatchTest {
             assertThat(answer.getString("cards[" + found + "].matches[0].printings[0].name")).as(says).isNotBlank();
         }
         // reading order: rows from the top, each from the left
-        List<Float> ys = answer.getList("cards.corners[0].y", Float.class);
+        // each card's first corner ("cards.corners[0].y" would be the first card's four corners)
+        List<Float> ys = answer.getList("cards.collect { it.corners[0].y }", Float.class);
         for (int c = 1; c < 9; c++) {
             double previous = centre(answer, c - 1, "y");
             double here = centre(answer, c, "y");

@@ -93,6 +93,19 @@ public final class PhotoSimulator {
      */
     public static Photo wholePhoto(long artSeed, long photoSeed, CaptureSimulator.Severity severity, Surface surface,
             int width, int height, double tiltDegrees, double areaShare) {
+        return wholePhoto(artSeed, photoSeed, severity, surface, width, height, tiltDegrees, areaShare, null, null);
+    }
+
+    /**
+     * As {@link #wholePhoto(long, long, CaptureSimulator.Severity, Surface, int, int, double, double)}, with the
+     * card's border and whether it is in a sleeve given. Every draw from the seed is made as without them, so a
+     * photo whose drawn border and sleeve are the ones given is the same photo.
+     *
+     * @param border the card's border, or null to draw it
+     * @param sleeve whether the card is in a sleeve, or null to draw it (4 photos of 10)
+     */
+    public static Photo wholePhoto(long artSeed, long photoSeed, CaptureSimulator.Severity severity, Surface surface,
+            int width, int height, double tiltDegrees, double areaShare, Border border, Boolean sleeve) {
         SplittableRandom r = new SplittableRandom(photoSeed * 0x9E3779B97F4A7C15L + artSeed * 31 + 17);
         double f = severity.factor;
         boolean landscape = r.nextBoolean();
@@ -111,9 +124,15 @@ public final class PhotoSimulator {
         double[][] plane = {{0, 0}, {CARD_W, 0}, {CARD_W, CARD_H}, {0, CARD_H}};
         double[][] placed = place(plane, CARD_W / 2, CARD_H / 2, turn, tilt, axis, focal, area * w * h, w, h, r);
         Homography toPhoto = Homography.squareTo(placed);
-        boolean sleeve = r.nextInt(10) < 4;
-        scene.cards.add(new SceneCard(CardArtGenerator.card(artSeed), toPhoto, Border.values()[r.nextInt(4)],
-                sleeve, sleeve ? glare(r, f) : new double[0][], r.nextInt(256)));
+        boolean drawnSleeve = r.nextInt(10) < 4;
+        boolean inSleeve = sleeve != null ? sleeve : drawnSleeve;
+        Border drawnBorder = Border.values()[r.nextInt(4)]; // the draws in the order they were always made
+        double[][] glare = drawnSleeve ? glare(r, f) : new double[0][];
+        if (inSleeve && !drawnSleeve) {
+            glare = glare(new SplittableRandom(photoSeed ^ 0x51EEFEL), f);
+        }
+        scene.cards.add(new SceneCard(CardArtGenerator.card(artSeed), toPhoto, border != null ? border : drawnBorder,
+                inSleeve, inSleeve ? glare : new double[0][], r.nextInt(256)));
         BufferedImage image = scene.render(r);
         float quality = (float) (0.85 - 0.30 * r.nextDouble());
         return new Photo(TestImageFiles.jpeg(image, quality), w, h, List.of(new Placed(artSeed, placed)), chosen);
