@@ -171,8 +171,10 @@
       var label = svg('text', { 'x': cx, 'y': cy, 'font-size': r * 1.15 });
       label.textContent = String(n);
       link.appendChild(label);
-      link.addEventListener('mouseenter', function () { highlight(n, true); });
-      link.addEventListener('mouseleave', function () { highlight(n, false); });
+      // pointer and keyboard alike: hovering or tabbing to an outline marks its card in the list, and following
+      // it (Enter) goes to that card
+      ['mouseenter', 'focus'].forEach(function (on) { link.addEventListener(on, function () { highlight(n, true); }); });
+      ['mouseleave', 'blur'].forEach(function (off) { link.addEventListener(off, function () { highlight(n, false); }); });
       outlines.appendChild(link);
     });
   }
@@ -181,6 +183,7 @@
     var status = statusOf(card);
     var item = element('li', 'card status-' + status);
     item.id = 'card-' + n;
+    item.tabIndex = -1; // an outline followed from the photo brings the focus here
     item.dataset.status = status;
     var first = card.matches && card.matches[0];
     if (first && status !== 'unknown') {

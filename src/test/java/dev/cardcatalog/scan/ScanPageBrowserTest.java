@@ -155,6 +155,7 @@ class ScanPageBrowserTest {
         assertThat(new HashSet<>(attributes("#cards > li", "data-illustration-id"))).isEqualTo(onThePage);
         assertThat(browser.text("#summary")).isEqualTo("9 cards found, in reading order: 9 confident.");
         assertSmallImagesLoaded(9);
+        assertReachableByKeyboardAndNamed("binder-page.jpg", names);
     }
 
     @Test
@@ -305,6 +306,38 @@ class ScanPageBrowserTest {
                         + " && document.querySelectorAll('#outlines a').length"
                         + " === document.querySelectorAll('#cards > li').length;"
                         + " return idle && (refused || shown);"));
+    }
+
+    /**
+     * The page as a screen reader and a keyboard meet it: the file input has its label, the photo its alt text, each
+     * outline a name (its number, its card's name, its status) in reading order; Tab from the button goes through the
+     * outlines in that order, each marking its card in the list while focused, and Enter on one brings the focus to
+     * its card in the list.
+     */
+    private static void assertReachableByKeyboardAndNamed(String file, List<String> names) {
+        assertThat(browser.text("label[for=photo]")).startsWith("A JPEG or PNG photo");
+        assertThat(browser.attribute("#photo-image", "alt")).isEqualTo("The chosen photo, " + file);
+        List<String> statuses = texts("#cards > li .status");
+        List<String> expected = new ArrayList<>();
+        for (int k = 0; k < names.size(); k++) {
+            expected.add("Card " + (k + 1) + ": " + names.get(k) + ", " + statuses.get(k));
+        }
+        assertThat(attributes("#outlines a", "aria-label")).as("the outlines' names").isEqualTo(expected);
+
+        browser.script("document.getElementById('send').focus();");
+        for (int k = 1; k <= names.size(); k++) {
+            new org.openqa.selenium.interactions.Actions(browser.driver()).sendKeys(org.openqa.selenium.Keys.TAB)
+                    .perform();
+            assertThat(browser.script("var e = document.activeElement; return e.dataset ? e.dataset.card : null;"))
+                    .as("the focus after %d Tab(s) from the button", k).isEqualTo(String.valueOf(k));
+            assertThat(attributes("#cards > li.current", "id")).as("the card marked in the list")
+                    .containsExactly("card-" + k);
+        }
+        new org.openqa.selenium.interactions.Actions(browser.driver()).sendKeys(org.openqa.selenium.Keys.ENTER)
+                .perform();
+        browser.await(Duration.ofSeconds(5), "the focus to reach the last card in the list",
+                b -> ("card-" + names.size()).equals(b.script("return document.activeElement.id;")));
+        assertThat(browser.script("return location.hash;")).isEqualTo("#card-" + names.size());
     }
 
     /** Records each change of the line that says when to try again, with the button's state at that moment. */
