@@ -213,6 +213,34 @@ class ScanPageBrowserTest {
     }
 
     @Test
+    void aPhotoStoredSidewaysIsShownAndOutlinedAsItsExifOrientationSays() throws IOException {
+        // as a phone held upright stores it: the pixels 1,600 × 1,200, Orientation 6 (shown turned 90° clockwise)
+        String artwork = artworks.get(517);
+        PhotoSimulator.Photo upright = PhotoSimulator.wholePhoto(cardOfArtwork.get(artwork).seed(), 24_300,
+                CaptureSimulator.Severity.REALISTIC, PhotoSimulator.Surface.LIGHT, 1200, 1600, 20, 0.25);
+        java.awt.image.BufferedImage shown = javax.imageio.ImageIO.read(
+                new java.io.ByteArrayInputStream(upright.jpeg()));
+        byte[] stored = ExifImages.jpegWithExif(dev.cardcatalog.testing.TestImageFiles.jpeg(
+                ExifImages.stored(shown, 6), 0.9f), ExifImages.orientationTiff(6, java.nio.ByteOrder.BIG_ENDIAN));
+        JsonPath answer = match("image/jpeg", stored);
+        assertThat(answer.getList("cards")).as("the service finds the card").hasSize(1);
+
+        browser.driver().manage().window().setSize(Browser.DESKTOP);
+        browser.open(page.toString());
+        choose(write("stored-sideways.jpg", stored));
+        awaitTheAnswer();
+        browser.look("stored-sideways", "#result");
+
+        List<Number> d = displayed();
+        assertThat(List.of(d.get(4).intValue(), d.get(5).intValue())).as("the photo's size as the browser shows it")
+                .containsExactly(1200, 1600);
+        assertThat(outlines()).hasSize(1);
+        assertOutlinesAreTheAnswersCornersAsDisplayed(answer);
+        assertOutlineNear(upright.cards().get(0), Browser.DESKTOP);
+        assertThat(browser.attribute("#card-1", "data-illustration-id")).isEqualTo(artwork);
+    }
+
+    @Test
     void refusalsAreShownAsTheirDetailAndARetryAfterIsWaitedFor() throws Exception {
         browser.open(page.toString());
 
