@@ -345,6 +345,9 @@ class ScanPageBrowserTest {
     private static void assertReachableByKeyboardAndNamed(String file, List<String> names) {
         assertThat(browser.text("label[for=photo]")).startsWith("A JPEG or PNG photo");
         assertThat(browser.attribute("#photo-image", "alt")).isEqualTo("The chosen photo, " + file);
+        // the count of cards found is announced when it comes, as the progress line before it was
+        assertThat(browser.attribute("#summary", "role")).isEqualTo("status");
+        assertThat(browser.attribute("#progress", "role")).isEqualTo("status");
         List<String> statuses = texts("#cards > li .status");
         List<String> expected = new ArrayList<>();
         for (int k = 0; k < names.size(); k++) {
@@ -441,10 +444,19 @@ class ScanPageBrowserTest {
 
     /** Each card's {@code small} image came from the image host, through the page's policy, and was decoded. */
     private static void assertSmallImagesLoaded(int count) {
-        browser.await(Duration.ofSeconds(30), count + " small images to load", b -> (Boolean) b.script(
-                "var images = document.querySelectorAll('#cards img.small'); return images.length === arguments[0]"
-                        + " && Array.from(images).every(function (i) { return i.complete && i.naturalWidth > 0; });",
-                count));
+        try {
+            browser.await(Duration.ofSeconds(30), count + " small images to load", b -> (Boolean) b.script(
+                    "var images = document.querySelectorAll('#cards img.small'); return images.length === arguments[0]"
+                            + " && Array.from(images).every(function (i) { return i.complete && i.naturalWidth > 0; });",
+                    count));
+        } catch (AssertionError e) {
+            // say which images are missing and what the image host was asked, not only that they did not load
+            throw new AssertionError("not all " + count + " small images loaded. Entries: " + browser.script(
+                    "return Array.from(document.querySelectorAll('#cards > li')).map(function (li) {"
+                            + " var i = li.querySelector('img.small'); return li.id + ': ' + (i ? i.src + ' complete="
+                            + "' + i.complete + ' naturalWidth=' + i.naturalWidth : 'no image'); }).join('; ');")
+                    + ". The image host was asked: " + front.requested() + "; it answered: " + front.answered(), e);
+        }
         assertThat(attributes("#cards img.small", "naturalWidth")).containsOnly("146");
     }
 

@@ -43,6 +43,7 @@ public final class ImageHostFront implements AutoCloseable {
     private final HttpClient client;
     private final String standIn;
     private final List<String> requested = new CopyOnWriteArrayList<>();
+    private final List<String> answered = new CopyOnWriteArrayList<>();
 
     private ImageHostFront(String standIn) throws IOException, GeneralSecurityException, InterruptedException {
         this.standIn = standIn;
@@ -78,6 +79,11 @@ public final class ImageHostFront implements AutoCloseable {
         return List.copyOf(requested);
     }
 
+    /** Each answer written whole, as {@code <status> <path>}, in order (for a test's failure message). */
+    public List<String> answered() {
+        return List.copyOf(answered);
+    }
+
     private void answer(HttpExchange exchange) throws IOException {
         try (exchange) {
             URI uri = exchange.getRequestURI();
@@ -103,6 +109,7 @@ public final class ImageHostFront implements AutoCloseable {
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
+            answered.add(answer.statusCode() + " " + path);
         }
     }
 
