@@ -50,7 +50,10 @@ public final class ImageHostFront implements AutoCloseable {
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         this.server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         server.setHttpsConfigurator(new HttpsConfigurator(tls()));
-        this.threads = Executors.newFixedThreadPool(4);
+        // a thread per connection, never a fixed few: the JDK's server reads a new TLS connection's first request
+        // on an executor thread, and a browser keeps connections it opened ahead (preconnects, backup sockets on a
+        // slow connect) idle in its pool, so a fixed pool can be taken whole by connections that send nothing
+        this.threads = Executors.newCachedThreadPool();
         server.setExecutor(threads);
         server.createContext("/", this::answer);
         server.start();
