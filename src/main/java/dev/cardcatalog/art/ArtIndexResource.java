@@ -11,6 +11,15 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * The art index for scanners (SERVICE.md §5.8), public: which file is current and the file itself (immutable,
@@ -18,6 +27,7 @@ import java.time.Instant;
  * ({@code dev.cardcatalog.scan.MatchResource}).
  */
 @PermitAll
+@Tag(name = "Art index")
 @Path("/api/art-index")
 public class ArtIndexResource {
 
@@ -45,6 +55,10 @@ public class ArtIndexResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
+    @Operation(operationId = "getArtIndex", extensions = @Extension(name = "x-problems", value = "not-found"))
+    @APIResponse(responseCode = "200", description = "The current index file.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = IndexView.class)))
     public IndexView current() {
         ArtIndexStore.StoredIndex index = store.current().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
@@ -62,7 +76,21 @@ public class ArtIndexResource {
     @Path("files/{name}")
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
     @Blocking
-    public Response file(@PathParam("name") String name, @HeaderParam("If-None-Match") String ifNoneMatch) {
+    @Operation(operationId = "getArtIndexFile", extensions = @Extension(name = "x-problems", value = "not-found"))
+    @APIResponse(responseCode = "200", description = "The file as stored: gzip (`Content-Encoding: gzip`), immutable.",
+            headers = {
+                @Header(name = "ETag", description = "The quoted file name.",
+                        schema = @Schema(type = SchemaType.STRING)),
+                @Header(name = "Cache-Control", description = "`max-age=31536000, public, immutable`",
+                        schema = @Schema(type = SchemaType.STRING)),
+                @Header(name = "Content-Encoding", description = "`gzip`", schema = @Schema(type = SchemaType.STRING))},
+            content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM,
+                    schema = @Schema(type = SchemaType.STRING, format = "binary")))
+    @APIResponse(responseCode = "304", description = "`If-None-Match` names the file: the copy the client has is it.",
+            headers = @Header(name = "ETag", description = "The quoted file name.",
+                    schema = @Schema(type = SchemaType.STRING)))
+    public Response file(@PathParam("name") @Parameter(description = "The file's name, as `GET /api/art-index` gives "
+            + "it.") String name, @HeaderParam("If-None-Match") String ifNoneMatch) {
         ArtIndexStore.StoredIndex index = store.find(name).orElseThrow(() -> noFile(name));
         String etag = "\"" + name + "\"";
         Response.ResponseBuilder response;

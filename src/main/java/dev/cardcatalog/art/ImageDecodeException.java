@@ -22,7 +22,13 @@ public final class ImageDecodeException extends Exception {
         /** The image data ends before the image does. */
         TRUNCATED,
         /** The image is damaged or uses a feature the readers do not support. */
-        CORRUPT
+        CORRUPT,
+        /** A JPEG has more scans than the decoder accepts (a scan flood), found before decoding. */
+        TOO_MANY_SCANS,
+        /** A JPEG has more marker segments, or a PNG more chunks, than the decoder accepts, found before decoding. */
+        TOO_MANY_SEGMENTS,
+        /** The caller stopped the decode while it ran (an upload's deadline passed, SERVICE.md §7). */
+        STOPPED
     }
 
     private final Kind kind;

@@ -17,11 +17,15 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
 import javax.imageio.IIOException;
 import javax.imageio.ImageReadParam;
 import javax.imageio.ImageReader;
 import javax.imageio.ImageTypeSpecifier;
+import javax.imageio.event.IIOReadProgressListener;
+import javax.imageio.event.IIOReadUpdateListener;
 import javax.imageio.event.IIOReadWarningListener;
+import javax.imageio.stream.ImageInputStreamImpl;
 import javax.imageio.spi.IIORegistry;
 import javax.imageio.spi.ImageReaderSpi;
 
@@ -67,6 +71,12 @@ import javax.imageio.spi.ImageReaderSpi;
  * allocated), a truncated image (a JPEG whose marker walk finds no end-of-image marker, or any image whose reader
  * warns of a premature end: a truncated image is never returned half grey), and any damaged image the readers fail
  * on, including their unchecked exceptions.
+ *
+ * <p>A caller may stop a decode while it runs ({@link #decode(byte[], BooleanSupplier)}, for an upload's deadline):
+ * the condition is asked as the readers consume their input (each read from the in-memory stream, every 4 KB for the
+ * JDK's JPEG reader) and as they output rows (ImageIO's progress and update events, after each row of each pass), and
+ * once it holds the reader is aborted ({@link ImageReader#abort()}, from the reading thread, as the JDK's JPEG reader
+ * requires) and the decode ends with {@link ImageDecodeException.Kind#STOPPED}.
  *
  * <p>Instances are immutable and thread-safe; readers are pooled per instance. A subclass keeps them so.
  */
@@ -148,6 +158,11 @@ public class ImageDecoder {
         return maxDecodedSide;
     }
 
+    /** The largest body accepted, in bytes. */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
     /**
      * Decodes {@code body} to RGB pixels.
      *
@@ -156,6 +171,20 @@ public class ImageDecoder {
      * @throws ImageDecodeException with a short reason when the body is refused or cannot be decoded
      */
     public RgbImage decode(byte[] body) throws ImageDecodeException {
+        return decode(body, null);
+    }
+
+    /**
+     * Decodes {@code body} to RGB pixels unless {@code stop} says to stop first.
+     *
+     * @param body the whole file: a JPEG or a PNG
+     * @param stop asked while the decode runs (see the class comment); once it answers true the decode ends; null:
+     *             never stopped. It must stay true once it has been (a deadline that has passed).
+     * @return the pixels, one packed {@code 0xRRGGBB} int per pixel
+     * @throws ImageDecodeException {@link ImageDecodeException.Kind#STOPPED} when {@code stop} ended the decode,
+     *                              else as {@link #decode(byte[])}
+     */
+    public RgbImage decode(byte[] body, BooleanSupplier stop) throws ImageDecodeException {
         if (body == null || body.length == 0) {
             throw new ImageDecodeException(ImageDecodeException.Kind.EMPTY, "the image body is empty (0 bytes)");
         }
@@ -168,20 +197,50 @@ public class ImageDecoder {
                     "the body is " + BodySniffer.describe(body) + ", not a JPEG or PNG image");
         }
         try {
-            return isJpeg(body) ? decodeJpeg(body) : decodePng(body);
+            return isJpeg(body) ? decodeJpeg(body, stop) : decodePng(body, stop);
         } catch (ImageDecodeException e) {
+            if (e.kind() == ImageDecodeException.Kind.STOPPED) {
+                throw e;
+            }
             // Every reason names what was received, so a failure can be told from a guess.
             throw new ImageDecodeException(e.kind(), e.getMessage() + " (received " + BodySniffer.describe(body) + ")",
                     e.getCause());
         } catch (RuntimeException e) {
+            stopIfAsked(stop);
             // ImageIO readers throw unchecked exceptions on some damaged input; they are a decode failure too.
             throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
                     "the image is damaged (received " + BodySniffer.describe(body) + ")", e);
         }
     }
 
-    private RgbImage decodeJpeg(byte[] body) throws ImageDecodeException {
-        JpegStructure jpeg = JpegStructure.scan(body);
+    /**
+     * Throws {@link ImageDecodeException.Kind#STOPPED} when {@code stop} is given and holds.
+     *
+     * @param stop the caller's condition, or null (never)
+     */
+    protected static void stopIfAsked(BooleanSupplier stop) throws ImageDecodeException {
+        if (stop != null && stop.getAsBoolean()) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.STOPPED, "the decode was stopped by its caller");
+        }
+    }
+
+    /**
+     * The marker walk of a JPEG body ({@link JpegStructure#scan(byte[])}: no limit on scans, at most
+     * {@link JpegStructure#MAX_RECORDED_SEGMENTS} segments); a subclass may walk it with tighter limits.
+     */
+    protected JpegStructure structure(byte[] body) throws ImageDecodeException {
+        return JpegStructure.scan(body);
+    }
+
+    /**
+     * Refuses, from its marker walk, a JPEG this decoder would refuse before reading its pixels: a declared size over
+     * the limits ({@link #checkDimensions}), no end-of-image marker (truncated), and a lossless or hierarchical frame
+     * longer than the decoded side (read at full size by every reader here).
+     *
+     * @param jpeg the file's marker walk
+     * @throws ImageDecodeException {@code DIMENSIONS_REFUSED} or {@code TRUNCATED}, with the reason
+     */
+    public void checkJpeg(JpegStructure jpeg) throws ImageDecodeException {
         checkDimensions(jpeg.width(), jpeg.height());
         if (!jpeg.complete()) {
             throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
@@ -195,7 +254,12 @@ public class ImageDecoder {
                             + "most %d pixels a side are accepted for such a file", jpeg.width(), jpeg.height(),
                     jpeg.frame() - 0xC0, maxDecodedSide));
         }
-        return decodeJpeg(body, jpeg);
+    }
+
+    private RgbImage decodeJpeg(byte[] body, BooleanSupplier stop) throws ImageDecodeException {
+        JpegStructure jpeg = structure(body);
+        checkJpeg(jpeg);
+        return decodeJpeg(body, jpeg, stop);
     }
 
     /**
@@ -205,9 +269,11 @@ public class ImageDecoder {
      *
      * @param body the whole file
      * @param jpeg its marker walk
-     * @throws ImageDecodeException when the readers refuse it
+     * @param stop the caller's condition to stop ({@link #decode(byte[], BooleanSupplier)}), or null
+     * @throws ImageDecodeException when the readers refuse it, or {@code STOPPED}
      */
-    protected RgbImage decodeJpeg(byte[] body, JpegStructure jpeg) throws ImageDecodeException {
+    protected RgbImage decodeJpeg(byte[] body, JpegStructure jpeg, BooleanSupplier stop)
+            throws ImageDecodeException {
         // Metadata that is broken while the pixel data is whole is ignored, as browsers do (issue 12): an ICC
         // profile whose chunks do not fit together is dropped before reading, and any other metadata segment
         // (EXIF, XMP, ICC, comments, a malformed Adobe APP14) is dropped when the readers refuse the file with it.
@@ -217,14 +283,16 @@ public class ImageDecoder {
         boolean tagged = jpeg.iccProfile() && jpeg.iccConsistent() && jpeg.components() != 4;
         BufferedImage image;
         try {
-            image = readJpeg(usable, tagged);
+            image = readJpeg(usable, tagged, stop);
         } catch (IOException | RuntimeException refused) {
+            stopIfAsked(stop);
             if (!jpeg.hasOptionalMetadata()) {
                 throw jpegFailure(refused);
             }
             try {
-                image = readJpeg(jpeg.without(body, JpegStructure.Segment::optional), false);
+                image = readJpeg(jpeg.without(body, JpegStructure.Segment::optional), false, stop);
             } catch (IOException | RuntimeException e) {
+                stopIfAsked(stop);
                 throw jpegFailure(refused);
             }
         }
@@ -235,13 +303,15 @@ public class ImageDecoder {
      * Reads a JPEG with one reader and, when that one refuses it with an error, with the other: TwelveMonkeys first
      * for a {@code tagged} image (one with a usable ICC profile), the JDK's first for the others.
      */
-    private BufferedImage readJpeg(byte[] body, boolean tagged) throws IOException, ImageDecodeException {
+    private BufferedImage readJpeg(byte[] body, boolean tagged, BooleanSupplier stop)
+            throws IOException, ImageDecodeException {
         try {
-            return tagged ? read(body, null, twelveMonkeysJpeg(), false, true)
-                    : read(body, idleJpegReaders, jdkJpeg, false, false);
+            return tagged ? read(body, null, twelveMonkeysJpeg(), false, true, stop)
+                    : read(body, idleJpegReaders, jdkJpeg, false, false, stop);
         } catch (IIOException | RuntimeException refused) {
-            return tagged ? read(body, idleJpegReaders, jdkJpeg, false, false)
-                    : read(body, null, twelveMonkeysJpeg(), false, true);
+            stopIfAsked(stop);
+            return tagged ? read(body, idleJpegReaders, jdkJpeg, false, false, stop)
+                    : read(body, null, twelveMonkeysJpeg(), false, true, stop);
         }
     }
 
@@ -253,7 +323,7 @@ public class ImageDecoder {
         return new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the JPEG is damaged", e);
     }
 
-    private RgbImage decodePng(byte[] body) throws ImageDecodeException {
+    private RgbImage decodePng(byte[] body, BooleanSupplier stop) throws ImageDecodeException {
         if (body.length < 33) {
             throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED, "the PNG ends inside its header");
         }
@@ -265,26 +335,34 @@ public class ImageDecoder {
         long height = readU32(body, 20);
         checkDimensions(width, height);
         try {
-            return toRgb(read(body, idlePngReaders, jdkPng, true, false));
+            return toRgb(read(body, idlePngReaders, jdkPng, true, false, stop));
         } catch (IOException e) {
+            stopIfAsked(stop);
             throw failure(e, "the PNG is damaged");
         }
     }
 
     /**
      * Reads image 0 with a reader of {@code spi}, after checking the size the reader itself sees. A pooled reader
-     * goes back to {@code pool} only after a clean read; a reader that failed is disposed of.
+     * goes back to {@code pool} only after a clean read; a reader that failed, or was stopped, is disposed of.
      */
     private BufferedImage read(byte[] body, ConcurrentLinkedQueue<ImageReader> pool, ImageReaderSpi spi,
-            boolean ignoreMetadata, boolean rawType) throws IOException, ImageDecodeException {
+            boolean ignoreMetadata, boolean rawType, BooleanSupplier stop) throws IOException, ImageDecodeException {
+        stopIfAsked(stop);
         ImageReader reader = pool == null ? null : pool.poll();
         if (reader == null) {
             reader = spi.createReaderInstance();
         }
         boolean clean = false;
         WarningRecorder warnings = new WarningRecorder();
-        try (ByteArrayImageInputStream input = new ByteArrayImageInputStream(body)) {
+        Stopper stopper = stop == null ? null : new Stopper(reader, stop);
+        try (ImageInputStreamImpl input = stop == null ? new ByteArrayImageInputStream(body)
+                : new StoppableInput(body, stopper)) {
             reader.addIIOReadWarningListener(warnings);
+            if (stopper != null) {
+                reader.addIIOReadProgressListener(stopper);
+                reader.addIIOReadUpdateListener(stopper);
+            }
             // For PNG, ignoreMetadata keeps the reader from inflating ancillary chunks (text, ICC profile), which
             // could be compression bombs. JPEG readers need their marker segments (Adobe, ICC) to pick colours.
             reader.setInput(input, false, ignoreMetadata);
@@ -304,6 +382,11 @@ public class ImageDecoder {
                 }
             }
             BufferedImage image = reader.read(0, param);
+            if (stopper != null && stopper.stopped) {
+                // aborted: what the reader returned is incomplete
+                throw new ImageDecodeException(ImageDecodeException.Kind.STOPPED,
+                        "the decode was stopped by its caller");
+            }
             if (warnings.truncated) {
                 throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
                         "the image data ends early (truncated file)");
@@ -312,6 +395,10 @@ public class ImageDecoder {
             return image;
         } finally {
             reader.removeIIOReadWarningListener(warnings);
+            if (stopper != null) {
+                reader.removeIIOReadProgressListener(stopper);
+                reader.removeIIOReadUpdateListener(stopper);
+            }
             if (clean && pool != null) {
                 reader.reset();
                 pool.offer(reader);
@@ -332,7 +419,15 @@ public class ImageDecoder {
         return new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, damaged, e);
     }
 
-    private void checkDimensions(long width, long height) throws ImageDecodeException {
+    /**
+     * Refuses a declared size over this decoder's limits, as {@link #decode} does before allocating anything.
+     *
+     * @param width  the declared width, in pixels
+     * @param height the declared height, in pixels
+     * @throws ImageDecodeException {@code DIMENSIONS_REFUSED} for no pixels, a side over the side limit or more
+     *                              pixels than the pixel limit
+     */
+    public void checkDimensions(long width, long height) throws ImageDecodeException {
         if (width < 1 || height < 1) {
             throw new ImageDecodeException(ImageDecodeException.Kind.DIMENSIONS_REFUSED,
                     "the image declares no pixels (" + width + "x" + height + ")");
@@ -493,6 +588,171 @@ public class ImageDecoder {
             registry.registerServiceProvider(spi, ImageReaderSpi.class);
         }
         return spi;
+    }
+
+    /**
+     * Aborts a read once the caller's condition holds, from the reader's own events: ImageIO's progress and update
+     * events come from the reading thread (the JDK's JPEG reader refuses {@code abort()} from any other), after each
+     * row of each pass it outputs.
+     */
+    private static final class Stopper implements IIOReadProgressListener, IIOReadUpdateListener {
+        private final ImageReader reader;
+        private final BooleanSupplier stop;
+        /** Once the condition held: it is not asked again during this read. */
+        boolean stopped;
+
+        Stopper(ImageReader reader, BooleanSupplier stop) {
+            this.reader = reader;
+            this.stop = stop;
+        }
+
+        /** Whether to stop: asks the caller's condition until it holds once; the reader is aborted then. */
+        boolean stop() {
+            if (!stopped && stop.getAsBoolean()) {
+                stopped = true;
+                reader.abort();
+            }
+            return stopped;
+        }
+
+        private void poll() {
+            stop();
+        }
+
+        @Override
+        public void imageProgress(ImageReader source, float percentageDone) {
+            poll();
+        }
+
+        @Override
+        public void imageUpdate(ImageReader source, BufferedImage theImage, int minX, int minY, int width,
+                int height, int periodX, int periodY, int[] bands) {
+            poll();
+        }
+
+        @Override
+        public void passStarted(ImageReader source, BufferedImage theImage, int pass, int minPass, int maxPass,
+                int minX, int minY, int periodX, int periodY, int[] bands) {
+            poll();
+        }
+
+        @Override
+        public void passComplete(ImageReader source, BufferedImage theImage) {
+            poll();
+        }
+
+        @Override
+        public void imageStarted(ImageReader source, int imageIndex) {
+            poll();
+        }
+
+        @Override
+        public void sequenceStarted(ImageReader source, int minIndex) {
+        }
+
+        @Override
+        public void sequenceComplete(ImageReader source) {
+        }
+
+        @Override
+        public void imageComplete(ImageReader source) {
+        }
+
+        @Override
+        public void thumbnailStarted(ImageReader source, int imageIndex, int thumbnailIndex) {
+        }
+
+        @Override
+        public void thumbnailProgress(ImageReader source, float percentageDone) {
+        }
+
+        @Override
+        public void thumbnailComplete(ImageReader source) {
+        }
+
+        @Override
+        public void readAborted(ImageReader source) {
+        }
+
+        @Override
+        public void thumbnailPassStarted(ImageReader source, BufferedImage theThumbnail, int pass, int minPass,
+                int maxPass, int minX, int minY, int periodX, int periodY, int[] bands) {
+        }
+
+        @Override
+        public void thumbnailUpdate(ImageReader source, BufferedImage theThumbnail, int minX, int minY, int width,
+                int height, int periodX, int periodY, int[] bands) {
+        }
+
+        @Override
+        public void thumbnailPassComplete(ImageReader source, BufferedImage theThumbnail) {
+        }
+    }
+
+    /**
+     * An image body in memory as an ImageIO stream that fails a read once the caller's condition holds: the JDK's
+     * JPEG reader pulls its input 4 KB at a time from native code, and a read that throws ends the native decode
+     * (its error handler unwinds to the reader), so a decode that consumes input is stopped within 4 KB of it.
+     * Single bytes are checked every 4,096 reads.
+     */
+    private static final class StoppableInput extends ImageInputStreamImpl {
+        private final byte[] data;
+        private final Stopper stop;
+        private int singleReads;
+
+        StoppableInput(byte[] data, Stopper stop) {
+            this.data = data;
+            this.stop = stop;
+        }
+
+        private void check() throws IOException {
+            if (stop.stop()) {
+                throw new IOException("the decode was stopped by its caller");
+            }
+        }
+
+        @Override
+        public int read() throws IOException {
+            if ((++singleReads & 0xFFF) == 0) {
+                check();
+            }
+            bitOffset = 0;
+            return streamPos < data.length ? data[(int) streamPos++] & 0xFF : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            check();
+            if (off < 0 || len < 0 || off + len > b.length) {
+                throw new IndexOutOfBoundsException("off " + off + ", len " + len + ", buffer " + b.length);
+            }
+            bitOffset = 0;
+            if (len == 0) {
+                return 0;
+            }
+            if (streamPos >= data.length) {
+                return -1;
+            }
+            int n = (int) Math.min(len, data.length - streamPos);
+            System.arraycopy(data, (int) streamPos, b, off, n);
+            streamPos += n;
+            return n;
+        }
+
+        @Override
+        public long length() {
+            return data.length;
+        }
+
+        @Override
+        public boolean isCached() {
+            return true;
+        }
+
+        @Override
+        public boolean isCachedMemory() {
+            return true;
+        }
     }
 
     /** Notes libjpeg's "Premature end of JPEG file" and "premature end of data segment" warnings. */

@@ -4,13 +4,39 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the decoder needs to know of a JPEG before decoding it, from a walk over its marker segments: the frame
- * header's declared size and component count, its marker ({@code frame}, SOF0 to SOF15: 0xC0 to 0xCF), whether
- * an ICC profile is embedded and whether its chunks fit together, where the metadata segments lie, and whether the image ends with an EOI marker (data after EOI,
- * such as a phone's appended trailer, is allowed).
+ * What the decoder needs to know of a JPEG before decoding it, from one walk over its marker segments (ITU T.81
+ * Annex B), the entropy-coded data skipped: the frame header's declared size, sample precision, components and their
+ * sampling factors, its marker ({@code frame}, SOF0 to SOF15: 0xC0 to 0xCF), how many scans and other marker segments
+ * the file has, whether it is arithmetic-coded, whether an ICC profile is embedded and whether its chunks fit
+ * together, where the metadata segments lie, and whether the image ends with an EOI marker (data after EOI, such as
+ * a phone's appended trailer or second picture, is allowed and not walked).
+ *
+ * <p>The walk costs one pass over the bytes and allocates one small object per metadata segment, at most
+ * {@code maxSegments} of them: a file with more segments, or more scans than {@code maxScans}, is refused as soon as
+ * the walk finds one too many, so that a flood of markers costs no more than the walk up to the limit.
+ *
+ * @param width          the frame's declared width, in pixels
+ * @param height         the frame's declared height, in pixels
+ * @param components     the frame's component count (1 grey, 3 YCbCr or RGB, 4 CMYK or YCCK)
+ * @param frame          the frame's marker, 0xC0 (baseline) to 0xCF
+ * @param iccProfile     whether there is an APP2 ICC_PROFILE chunk
+ * @param iccConsistent  whether the ICC chunks fit together (true without any)
+ * @param metadata       the metadata segments (APP1-APP15, COM), in file order
+ * @param complete       whether an EOI marker ends the image
+ * @param precision      the frame's sample precision, in bits (8 for every camera; 12 or 16 exist)
+ * @param frameComponents the frame's components with their sampling factors, in frame order
+ * @param scans          the SOS segments before EOI: 1 for a baseline file, about 10 for a progressive one
+ * @param segments       the marker segments before EOI other than scans (APPn, COM, DQT, DHT, DRI, SOF, DAC and any
+ *                       other), and the markers without a length outside the entropy-coded data (RSTn, TEM, a
+ *                       repeated SOI)
+ * @param arithmetic     whether the file is arithmetic-coded: an SOF9-SOF11 or SOF13-SOF15 frame, or a DAC segment
  */
 public record JpegStructure(int width, int height, int components, int frame, boolean iccProfile,
-        boolean iccConsistent, List<Segment> metadata, boolean complete) {
+        boolean iccConsistent, List<Segment> metadata, boolean complete, int precision,
+        List<Component> frameComponents, int scans, int segments, boolean arithmetic) {
+
+    /** The most metadata segments a walk records when the caller sets no lower limit. */
+    public static final int MAX_RECORDED_SEGMENTS = 65_536;
 
     private static final byte[] ICC_ID = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
     private static final byte[] ADOBE_ID = {'A', 'd', 'o', 'b', 'e'};
@@ -27,6 +53,77 @@ public record JpegStructure(int width, int height, int components, int frame, bo
      *                 and a well-formed Adobe APP14 say how to read the colours, so they are kept.
      */
     public record Segment(int start, int end, boolean icc, boolean optional) {
+    }
+
+    /**
+     * A component of the frame.
+     *
+     * @param id         its identifier in the frame header
+     * @param horizontal its horizontal sampling factor, 1 to 4
+     * @param vertical   its vertical sampling factor, 1 to 4
+     */
+    public record Component(int id, int horizontal, int vertical) {
+    }
+
+    /** Whether the frame is progressive (SOF2, SOF6, SOF10, SOF14). */
+    public boolean progressive() {
+        return frame == 0xC2 || frame == 0xC6 || frame == 0xCA || frame == 0xCE;
+    }
+
+    /**
+     * Whether a decoder must keep every DCT coefficient of the image until the last scan: a progressive file, or a
+     * sequential one in several scans (libjpeg's {@code has_multiple_scans}, which allocates the whole coefficient
+     * array, {@link #coefficientBytes()}, whatever the output scaling).
+     */
+    public boolean multiScan() {
+        return progressive() || scans > 1;
+    }
+
+    /**
+     * The bytes of the whole-image coefficient array libjpeg allocates for a multi-scan file (jdcoefct.c): for each
+     * component, its width and height in 8 × 8 blocks ({@code ceil(side × factor / (8 × largest factor))}), each
+     * rounded up to a multiple of its sampling factor, times 64 coefficients of 2 bytes. For 4:2:0 colour that is
+     * 3 bytes a pixel, for 4:4:4 6, for grey 2. 0 when the frame declares no valid sampling factors.
+     */
+    public long coefficientBytes() {
+        int maxH = 1;
+        int maxV = 1;
+        for (Component c : frameComponents) {
+            maxH = Math.max(maxH, c.horizontal());
+            maxV = Math.max(maxV, c.vertical());
+        }
+        long bytes = 0;
+        for (Component c : frameComponents) {
+            if (c.horizontal() < 1 || c.vertical() < 1) {
+                return 0;
+            }
+            long blocksWide = ceilDiv((long) width * c.horizontal(), 8L * maxH);
+            long blocksHigh = ceilDiv((long) height * c.vertical(), 8L * maxV);
+            bytes += roundUp(blocksWide, c.horizontal()) * roundUp(blocksHigh, c.vertical()) * 128L;
+        }
+        return bytes;
+    }
+
+    /**
+     * The work the frame declares: width × height × components × scans, the samples a decoder that shows every
+     * scan (the JDK's ImageIO reader outputs the whole image after each scan of a progressive file) computes, and
+     * an upper bound of what any decoder visits.
+     */
+    public long declaredWork() {
+        return (long) width * height * Math.max(1, components) * Math.max(1, scans);
+    }
+
+    /** The largest vertical sampling factor of the frame's components (1 when none is declared). */
+    public int maxVerticalSampling() {
+        return frameComponents.stream().mapToInt(Component::vertical).max().orElse(1);
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+
+    private static long roundUp(long a, long multiple) {
+        return ceilDiv(a, multiple) * multiple;
     }
 
     /** Whether the file has a segment the decoder can do without. */
@@ -48,12 +145,40 @@ public record JpegStructure(int width, int height, int components, int frame, bo
         return out.toByteArray();
     }
 
+    /**
+     * The walk of {@code b} with no limit on scans and at most {@link #MAX_RECORDED_SEGMENTS} segments.
+     *
+     * @throws ImageDecodeException as {@link #scan(byte[], int, int)}
+     */
     public static JpegStructure scan(byte[] b) throws ImageDecodeException {
+        return scan(b, MAX_RECORDED_SEGMENTS, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The walk of {@code b}, a JPEG from its SOI marker on.
+     *
+     * @param maxSegments the most marker segments other than scans accepted ({@link #segments}), at most
+     *                    {@link #MAX_RECORDED_SEGMENTS}
+     * @param maxScans    the most scans accepted
+     * @throws ImageDecodeException {@code TOO_MANY_SEGMENTS} or {@code TOO_MANY_SCANS} as soon as the walk finds one
+     *                              more than accepted; {@code CORRUPT} when a marker before the frame header is
+     *                              damaged, a segment length is below 2, or a scan comes before the frame;
+     *                              {@code TRUNCATED} or {@code CORRUPT} when there is no frame header
+     */
+    public static JpegStructure scan(byte[] b, int maxSegments, int maxScans) throws ImageDecodeException {
+        if (maxSegments < 0 || maxSegments > MAX_RECORDED_SEGMENTS || maxScans < 0) {
+            throw new IllegalArgumentException("segments 0 to " + MAX_RECORDED_SEGMENTS + " and scans 0 or more");
+        }
         int width = -1;
         int height = -1;
         int components = -1;
         int frame = -1;
+        int precision = -1;
+        List<Component> frameComponents = List.of();
         boolean icc = false;
+        boolean arithmetic = false;
+        int scans = 0;
+        int segments = 0;
         List<Segment> metadata = new ArrayList<>();
         int pos = 2;
         while (pos + 1 < b.length) {
@@ -75,7 +200,10 @@ public record JpegStructure(int width, int height, int components, int frame, bo
                     break;
                 }
                 return new JpegStructure(width, height, components, frame, icc, iccConsistent(b, metadata),
-                        metadata, true);
+                        metadata, true, precision, frameComponents, scans, segments, arithmetic);
+            }
+            if (marker != 0xDA && ++segments > maxSegments) {
+                throw tooManySegments(maxSegments);
             }
             if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
                 pos += 2; // markers without a length
@@ -93,10 +221,20 @@ public record JpegStructure(int width, int height, int components, int frame, bo
                 if (pos + 10 > b.length) {
                     break;
                 }
+                precision = b[pos + 4] & 0xFF;
                 height = ((b[pos + 5] & 0xFF) << 8) | (b[pos + 6] & 0xFF);
                 width = ((b[pos + 7] & 0xFF) << 8) | (b[pos + 8] & 0xFF);
                 components = b[pos + 9] & 0xFF;
                 frame = marker;
+                arithmetic |= marker >= 0xC9 && marker != 0xCC;
+                List<Component> declared = new ArrayList<>();
+                for (int k = 0; k < components && pos + 12 + 3 * k < b.length && 3 * k + 8 < length; k++) {
+                    int factors = b[pos + 11 + 3 * k] & 0xFF;
+                    declared.add(new Component(b[pos + 10 + 3 * k] & 0xFF, factors >> 4, factors & 0x0F));
+                }
+                frameComponents = List.copyOf(declared);
+            } else if (marker == 0xCC) {
+                arithmetic = true; // DAC: arithmetic conditioning tables
             } else if (marker == 0xE2 && startsWith(b, pos + 4, ICC_ID)) {
                 icc = true;
                 metadata.add(new Segment(pos, Math.min(b.length, pos + 2 + length), true, true));
@@ -108,6 +246,11 @@ public record JpegStructure(int width, int height, int components, int frame, bo
                 if (width < 0) {
                     throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
                             "the JPEG has a scan before its frame header");
+                }
+                if (++scans > maxScans) {
+                    throw new ImageDecodeException(ImageDecodeException.Kind.TOO_MANY_SCANS, String.format(
+                            java.util.Locale.ROOT, "the JPEG has more than %,d scans (a camera writes 1 to about 10)",
+                            maxScans));
                 }
                 // Skip the entropy-coded data: it ends at the first marker other than a stuffed 0xFF00 or
                 // a restart marker.
@@ -130,7 +273,13 @@ public record JpegStructure(int width, int height, int components, int frame, bo
                     : ImageDecodeException.Kind.CORRUPT, "the JPEG has no frame header");
         }
         return new JpegStructure(width, height, components, frame, icc, iccConsistent(b, metadata), metadata,
-                false);
+                false, precision, frameComponents, scans, segments, arithmetic);
+    }
+
+    private static ImageDecodeException tooManySegments(int maxSegments) {
+        return new ImageDecodeException(ImageDecodeException.Kind.TOO_MANY_SEGMENTS, String.format(
+                java.util.Locale.ROOT, "the JPEG has more than %,d marker segments besides its scans (a phone writes "
+                        + "fewer than 30)", maxSegments));
     }
 
     /**

@@ -19,11 +19,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Reading the catalog's cards. Public. Lists hide retired cards; a card by id is shown retired or not.
  */
 @PermitAll
+@Tag(name = "Catalog")
 @Path("/api/cards")
 @Produces(MediaType.APPLICATION_JSON)
 public class CardResource {
@@ -44,8 +53,14 @@ public class CardResource {
     /** A card with Scryfall's whole card object; 404 when the catalog has no such card. */
     @GET
     @Path("{id}")
+    @Operation(operationId = "getCard", extensions = @Extension(name = "x-problems",
+            value = "invalid-request not-found"))
+    @APIResponse(responseCode = "200", description = "The card, retired or not, with Scryfall's card object.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = CardViews.CardDetail.class)))
     // one prepared statement on the pool: no Hibernate session or entity for a read of one row
-    public Uni<CardViews.CardDetail> get(@PathParam("id") String id) {
+    public Uni<CardViews.CardDetail> get(@PathParam("id") @Parameter(description = "The card's Scryfall id.",
+            schema = @Schema(type = SchemaType.STRING, format = "uuid")) String id) {
         UUID cardId = uuid(id);
         return pool.preparedQuery("SELECT " + CardViews.CardDetail.COLUMNS + " FROM card WHERE id = $1")
                 .execute(Tuple.of(cardId)).map(rows -> {
@@ -69,10 +84,23 @@ public class CardResource {
      * @param size 1 to 100; 20 when absent
      */
     @GET
+    @Operation(operationId = "searchCards", extensions = @Extension(name = "x-problems",
+            value = "invalid-request"))
+    @APIResponse(responseCode = "200", description = "A page of active cards, by name and then newest printing.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = CardViews.CardPage.class)))
     // no Hibernate session: it would hold a pooled connection while these queries wait for another
-    public Uni<CardViews.CardPage> search(@QueryParam("name") String name, @QueryParam("set") String set,
-            @QueryParam("collector_number") String collectorNumber, @QueryParam("lang") String lang,
-            @QueryParam("page") String page, @QueryParam("size") String size) {
+    public Uni<CardViews.CardPage> search(
+            @QueryParam("name") @Parameter(description = "Text to find in the card's name or one face's name, case "
+                    + "and accents ignored; `name` or `set` is required.") String name,
+            @QueryParam("set") @Parameter(description = "A set code, any case.") String set,
+            @QueryParam("collector_number") @Parameter(description = "With `set`: the collector number as printed.")
+            String collectorNumber,
+            @QueryParam("lang") @Parameter(description = "A language code; all languages when absent.") String lang,
+            @QueryParam("page") @Parameter(description = dev.cardcatalog.platform.Paging.PAGE, schema = @Schema(
+                    type = SchemaType.INTEGER, minimum = "1", maximum = "1000000", defaultValue = "1")) String page,
+            @QueryParam("size") @Parameter(description = dev.cardcatalog.platform.Paging.SIZE, schema = @Schema(
+                    type = SchemaType.INTEGER, minimum = "1", maximum = "100", defaultValue = "20")) String size) {
         Paging paging = Paging.of(page, size);
         name = ProblemException.text("name", name);
         set = ProblemException.text("set", set);

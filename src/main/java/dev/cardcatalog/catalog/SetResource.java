@@ -15,9 +15,18 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Locale;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Reading the catalog's sets, and a card by set code and collector number. Public. */
 @PermitAll
+@Tag(name = "Catalog")
 @Path("/api/sets")
 @Produces(MediaType.APPLICATION_JSON)
 public class SetResource {
@@ -31,6 +40,10 @@ public class SetResource {
     /** Every set, newest first. */
     @GET
     @WithSession
+    @Operation(operationId = "listSets")
+    @APIResponse(responseCode = "200", description = "Every set, newest first.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.ARRAY, implementation = CardViews.SetView.class)))
     public Uni<List<CardViews.SetView>> list() {
         return CardSet.<CardSet>listAll(Sort.by("releasedAt", Sort.Direction.Descending).and("code"))
                 .map(sets -> sets.stream().map(CardViews.SetView::of).toList());
@@ -40,6 +53,10 @@ public class SetResource {
     @GET
     @Path("{code}")
     @WithSession
+    @Operation(operationId = "getSet", extensions = @Extension(name = "x-problems", value = "not-found"))
+    @APIResponse(responseCode = "200", description = "The set.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = CardViews.SetView.class)))
     public Uni<CardViews.SetView> get(@PathParam("code") String code) {
         return CardSet.<CardSet>find("code", code.toLowerCase(Locale.ROOT)).firstResult().map(set -> {
             if (set == null) {
@@ -57,8 +74,16 @@ public class SetResource {
     @GET
     // one prepared statement on the pool, as CardResource#get
     @Path("{code}/cards/{number}")
-    public Uni<CardViews.CardDetail> card(@PathParam("code") String code, @PathParam("number") String number,
-            @QueryParam("lang") String lang) {
+    @Operation(operationId = "getCardInSet", extensions = @Extension(name = "x-problems",
+            value = "invalid-request not-found"))
+    @APIResponse(responseCode = "200", description = "The card, active before retired.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = CardViews.CardDetail.class)))
+    public Uni<CardViews.CardDetail> card(@PathParam("code") String code,
+            @PathParam("number") @Parameter(description = "The collector number as printed (`96`, `15★`, `MM2-42`).")
+            String number,
+            @QueryParam("lang") @Parameter(description = "A language code.", schema = @Schema(
+                    type = SchemaType.STRING, defaultValue = "en")) String lang) {
         ProblemException.text("code", code);
         ProblemException.text("number", number);
         lang = ProblemException.text("lang", lang);

@@ -9,6 +9,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code POST /api/art-builds} (SERVICE.md §6.3): queues an art build and answers 202 with the job and its
@@ -17,6 +25,7 @@ import jakarta.ws.rs.core.Response;
  * name, to publish an index with fewer artworks than the current one (SERVICE.md §5.8).
  */
 @RolesAllowed("operator")
+@Tag(name = "Jobs")
 @Path("/api/art-builds")
 public class ArtBuildResource {
 
@@ -31,7 +40,14 @@ public class ArtBuildResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response create(@Valid JobRequest request) {
+    @Operation(operationId = "startArtBuild", extensions = @Extension(name = "x-problems",
+            value = "invalid-request job-in-flight body-too-large unsupported-media-type "
+                    + "kafka-unavailable database-unavailable"))
+    @APIResponse(responseCode = "202", description = "The art build job, queued; `Location` is its URL.",
+            headers = @Header(name = "Location", ref = "Location"),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JobView.class)))
+    public Response create(@RequestBody(required = false) @Valid JobRequest request) {
         return submission.submit(JobKind.ART_BUILD, request, identity.getPrincipal().getName());
     }
 }

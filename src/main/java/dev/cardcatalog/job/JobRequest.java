@@ -1,6 +1,8 @@
 package dev.cardcatalog.job;
 
 import jakarta.validation.constraints.Pattern;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The body of {@code POST /api/refreshes} and {@code POST /api/art-builds}, optional:
@@ -10,7 +12,11 @@ import jakarta.validation.constraints.Pattern;
  * index with fewer artworks than the current one (SERVICE.md §5.8); on a refresh it is a 400 naming the field.
  */
 public record JobRequest(
+        @Schema(type = SchemaType.STRING, enumeration = {"manual", "scheduled", "api"}, defaultValue = "manual",
+                description = "What started the job; `scheduled` skips a refresh of a version already applied.")
         @Pattern(regexp = "manual|scheduled|api", message = "must be manual, scheduled or api") String trigger,
+        @Schema(defaultValue = "false", description = "Art builds only: the operator's consent to publish an index "
+                + "with fewer artworks than the current one (SERVICE.md §5.8). A 400 on a refresh.")
         Boolean acceptFewerArtworks) {
 
     JobTrigger jobTrigger() {

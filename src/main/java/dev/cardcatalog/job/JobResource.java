@@ -13,12 +13,22 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Jobs and their runs, and the operator's actions on them (SERVICE.md §6.6). Reading needs role {@code viewer} or
  * {@code operator}; the actions need {@code operator} (SERVICE.md §7).
  */
 @RolesAllowed({"viewer", "operator"})
+@Tag(name = "Jobs")
 @Path("/api/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
@@ -42,7 +52,19 @@ public class JobResource {
     @POST
     @RolesAllowed("operator")
     @Path("{id}/cancel")
-    public Response cancel(@PathParam("id") String id) {
+    @Operation(operationId = "cancelJob", extensions = @Extension(name = "x-problems",
+            value = "invalid-request not-found job-finished database-unavailable"))
+    @APIResponse(responseCode = "200", description = "The job, now `cancelled`: it was queued or waiting.",
+            headers = @Header(name = "Location", ref = "Location"),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JobView.class)))
+    @APIResponse(responseCode = "202", description = "The job, still `running` with `cancel_requested_at` set: its "
+            + "run stops at its next checkpoint and ends `cancelled`.",
+            headers = @Header(name = "Location", ref = "Location"),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JobView.class)))
+    public Response cancel(@PathParam("id") @Parameter(schema = @Schema(type = SchemaType.STRING, format = "uuid"))
+            String id) {
         return submission.cancel(uuid("id", id), identity.getPrincipal().getName());
     }
 
@@ -50,7 +72,14 @@ public class JobResource {
     @POST
     @RolesAllowed("operator")
     @Path("{id}/run-now")
-    public Response runNow(@PathParam("id") String id) {
+    @Operation(operationId = "runJobNow", extensions = @Extension(name = "x-problems",
+            value = "invalid-request not-found not-waiting quiet-window-open kafka-unavailable database-unavailable"))
+    @APIResponse(responseCode = "202", description = "The job, queued to run now.",
+            headers = @Header(name = "Location", ref = "Location"),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JobView.class)))
+    public Response runNow(@PathParam("id") @Parameter(schema = @Schema(type = SchemaType.STRING, format = "uuid"))
+            String id) {
         return submission.runNow(uuid("id", id));
     }
 
@@ -58,14 +87,27 @@ public class JobResource {
     @POST
     @RolesAllowed("operator")
     @Path("{id}/retry")
-    public Response retry(@PathParam("id") String id) {
+    @Operation(operationId = "retryJob", extensions = @Extension(name = "x-problems",
+            value = "invalid-request not-found not-failed job-in-flight kafka-unavailable database-unavailable"))
+    @APIResponse(responseCode = "202", description = "The new job, queued; `Location` is its URL.",
+            headers = @Header(name = "Location", ref = "Location"),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JobView.class)))
+    public Response retry(@PathParam("id") @Parameter(schema = @Schema(type = SchemaType.STRING, format = "uuid"))
+            String id) {
         return submission.retry(uuid("id", id));
     }
 
     /** A job with all its runs, newest first. 404 when there is no such job. */
     @GET
     @Path("{id}")
-    public JobView get(@PathParam("id") String id) {
+    @Operation(operationId = "getJob", extensions = @Extension(name = "x-problems",
+            value = "invalid-request not-found database-unavailable"))
+    @APIResponse(responseCode = "200", description = "The job with all its runs, newest first.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JobView.class)))
+    public JobView get(@PathParam("id") @Parameter(schema = @Schema(type = SchemaType.STRING, format = "uuid"))
+            String id) {
         UUID jobId = uuid("id", id);
         return queries.view(jobId).orElseThrow(() -> ProblemException.notFound("There is no job " + id + "."));
     }
@@ -79,8 +121,20 @@ public class JobResource {
      * @param size 1 to 100; 20 when absent
      */
     @GET
-    public JobPage list(@QueryParam("kind") String kindParam, @QueryParam("state") String stateParam,
-            @QueryParam("page") String page, @QueryParam("size") String size) {
+    @Operation(operationId = "listJobs", extensions = @Extension(name = "x-problems",
+            value = "invalid-request database-unavailable"))
+    @APIResponse(responseCode = "200", description = "A page of jobs, newest first, each with its 5 newest runs.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JobPage.class)))
+    public JobPage list(
+            @QueryParam("kind") @Parameter(description = "The jobs' kind; all kinds when absent.", schema = @Schema(
+                    type = SchemaType.STRING, enumeration = {"refresh", "art-build"})) String kindParam,
+            @QueryParam("state") @Parameter(description = "The jobs' state; all states when absent.",
+                    schema = @Schema(implementation = JobState.class)) String stateParam,
+            @QueryParam("page") @Parameter(description = Paging.PAGE, schema = @Schema(type = SchemaType.INTEGER,
+                    minimum = "1", maximum = "1000000", defaultValue = "1")) String page,
+            @QueryParam("size") @Parameter(description = Paging.SIZE, schema = @Schema(type = SchemaType.INTEGER,
+                    minimum = "1", maximum = "100", defaultValue = "20")) String size) {
         Paging paging = Paging.of(page, size);
         String kind = ProblemException.text("kind", kindParam);
         String state = ProblemException.text("state", stateParam);

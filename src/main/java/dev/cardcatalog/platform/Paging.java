@@ -18,6 +18,10 @@ public record Paging(int page, int size) {
     public static final int MAX_PAGE = 1_000_000;
     /** The largest size: 100. */
     public static final int MAX_SIZE = 100;
+    /** The {@code page} parameter as the OpenAPI document describes it. */
+    public static final String PAGE = "The page, from 1 to 1,000,000; 1 when absent.";
+    /** The {@code size} parameter as the OpenAPI document describes it. */
+    public static final String SIZE = "Items a page, from 1 to 100; 20 when absent.";
 
     /**
      * Reads the parameters as given, null or blank meaning the default.

@@ -4,6 +4,7 @@ import dev.cardcatalog.platform.BusyException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -19,25 +20,51 @@ import java.util.function.Supplier;
  * {@link BusyException} (503, {@code Retry-After}). The upload has been received whole before the match asks for a
  * turn ({@link MatchUploads}), so a slow upload holds none.
  *
- * <p>Metrics: {@code art.matches.running} and {@code art.matches.waiting} (gauges), {@code art.matches.refused}
- * (counter). Thread-safe.
+ * <p>Expensive uploads (large, multi-scan, or costly by their markers: {@link UploadCost#expensive()}) take their
+ * turns from a pool of their own, {@code expensiveConcurrency} turns and {@code expensiveQueue} places, smaller than
+ * the cheap one (SERVICE.md §7, issue 23 item 4): a flood of them waits or is refused there, and leaves the cheap
+ * turns to guide crops.
+ *
+ * <p>Metrics: {@code art.matches.running} and {@code art.matches.waiting} (gauges, both pools),
+ * {@code art.matches.expensive.running} and {@code art.matches.expensive.waiting} (gauges, the expensive pool),
+ * {@code art.matches.refused} (counter, both pools), on {@code /q/metrics} from the start ({@link Startup}: made when
+ * the service starts, not at the first match). Thread-safe.
  */
+@Startup
 @ApplicationScoped
 public class MatchLimit {
 
     private final int concurrency;
-    private final Semaphore running;
-    /** Turns running plus waiting: a request that finds none left is refused without waiting. */
-    private final Semaphore admitted;
+    private final Pool cheap;
+    private final Pool expensive;
     private final Duration queueWait;
     private final long retryAfterSeconds;
-    private final AtomicInteger waiting = new AtomicInteger();
     private final Counter refused;
 
     @Inject
     MatchLimit(ScanConfig config, MeterRegistry metrics) {
         this(config.matchConcurrency().orElse(2 * Runtime.getRuntime().availableProcessors()), config.matchQueue(),
-                config.matchQueueWait(), config.matchRetryAfter(), metrics);
+                config.expensiveMatchConcurrency().orElse(Math.max(1, Runtime.getRuntime().availableProcessors() / 2)),
+                config.expensiveMatchQueue(), config.matchQueueWait(), config.matchRetryAfter(), metrics);
+    }
+
+    /** A pool of turns: those running, and those running plus waiting. */
+    private static final class Pool {
+        final int concurrency;
+        final Semaphore running;
+        /** Turns running plus waiting: a request that finds none left is refused without waiting. */
+        final Semaphore admitted;
+        final AtomicInteger waiting = new AtomicInteger();
+
+        Pool(int concurrency, int queue) {
+            this.concurrency = concurrency;
+            this.running = new Semaphore(concurrency);
+            this.admitted = new Semaphore(concurrency + queue);
+        }
+
+        int runningNow() {
+            return concurrency - running.availablePermits();
+        }
     }
 
     /**
@@ -47,36 +74,74 @@ public class MatchLimit {
      * @param retryAfter the wait a refusal asks for; sent in whole seconds, rounded up, at least 1
      */
     public MatchLimit(int concurrency, int queue, Duration queueWait, Duration retryAfter, MeterRegistry metrics) {
-        if (concurrency < 1 || queue < 0) {
+        this(concurrency, queue, 1, 0, queueWait, retryAfter, metrics);
+    }
+
+    /**
+     * @param concurrency          cheap matches that run at once, at least 1
+     * @param queue                cheap matches that may wait beyond those, 0 or more
+     * @param expensiveConcurrency expensive matches that run at once, at least 1
+     * @param expensiveQueue       expensive matches that may wait beyond those, 0 or more
+     * @param queueWait            the longest a match waits for its turn
+     * @param retryAfter           the wait a refusal asks for; sent in whole seconds, rounded up, at least 1
+     */
+    public MatchLimit(int concurrency, int queue, int expensiveConcurrency, int expensiveQueue, Duration queueWait,
+            Duration retryAfter, MeterRegistry metrics) {
+        if (concurrency < 1 || queue < 0 || expensiveConcurrency < 1 || expensiveQueue < 0) {
             throw new IllegalArgumentException("the match concurrency must be at least 1 and the queue not negative");
         }
         this.concurrency = concurrency;
-        this.running = new Semaphore(concurrency);
-        this.admitted = new Semaphore(concurrency + queue);
+        this.cheap = new Pool(concurrency, queue);
+        this.expensive = new Pool(expensiveConcurrency, expensiveQueue);
         this.queueWait = queueWait;
         long millis = retryAfter.toMillis();
         this.retryAfterSeconds = Math.max(1, (millis + 999) / 1000);
-        Gauge.builder("art.matches.running", running, s -> concurrency - s.availablePermits())
+        Gauge.builder("art.matches.running", this, l -> l.cheap.runningNow() + l.expensive.runningNow())
                 .description("Photo matches decoding and matching their upload").register(metrics);
-        Gauge.builder("art.matches.waiting", waiting, AtomicInteger::get)
+        Gauge.builder("art.matches.waiting", this, l -> l.cheap.waiting.get() + l.expensive.waiting.get())
                 .description("Photo matches waiting for a turn").register(metrics);
+        Gauge.builder("art.matches.expensive.running", expensive, Pool::runningNow)
+                .description("Expensive photo matches (large, multi-scan or costly uploads) decoding and matching")
+                .register(metrics);
+        Gauge.builder("art.matches.expensive.waiting", expensive, p -> p.waiting.get())
+                .description("Expensive photo matches waiting for a turn of their pool").register(metrics);
         this.refused = Counter.builder("art.matches.refused")
                 .description("Photo matches answered 503 because all turns and queue places were taken")
                 .register(metrics);
     }
 
-    /** The most matches that run at once. */
+    /** The most cheap matches that run at once. */
     public int concurrency() {
         return concurrency;
     }
 
+    /** The most expensive matches that run at once. */
+    public int expensiveConcurrency() {
+        return expensive.concurrency;
+    }
+
     /**
-     * Runs {@code match} in a turn: at once if one is free, else after waiting in the queue.
+     * Runs {@code match} in a turn of the cheap pool: at once if one is free, else after waiting in the queue.
      *
      * @return what {@code match} returns
      * @throws BusyException when the queue is full, or no turn came within the queue wait
      */
     public <T> T run(Supplier<T> match) {
+        return run(false, match);
+    }
+
+    /**
+     * Runs {@code match} in a turn of its pool: at once if one is free, else after waiting in the pool's queue.
+     *
+     * @param expensive whether the upload is expensive ({@link UploadCost#expensive()}): the expensive pool
+     * @return what {@code match} returns
+     * @throws BusyException when the pool's queue is full, or no turn came within the queue wait
+     */
+    public <T> T run(boolean expensive, Supplier<T> match) {
+        Pool pool = expensive ? this.expensive : cheap;
+        Semaphore admitted = pool.admitted;
+        Semaphore running = pool.running;
+        AtomicInteger waiting = pool.waiting;
         if (!admitted.tryAcquire()) {
             throw busy();
         }

@@ -6,6 +6,7 @@ import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
@@ -16,11 +17,20 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Matching the cards in a photo against the art index (SERVICE.md §5.9–§5.11), public:
@@ -28,6 +38,7 @@ import java.util.UUID;
  * {@link UprightPhoto}, finding and matching its cards in {@link PhotoMatch}.
  */
 @PermitAll
+@Tag(name = "Scanning")
 @Path("/api/art-index/matches")
 public class MatchResource {
 
@@ -46,20 +57,29 @@ public class MatchResource {
 
     private final ArtIndexStore store;
     private final ArtworkPrintings catalog;
-    private final ImageDecoder decoder;
+    private final UploadDecoder decoder;
     private final MatchLimit limit;
+    private final UploadAdmission admission;
+    private final DecodeMemory memory;
+    private final Duration deadline;
     private final PhotoMatch photoMatch = new PhotoMatch();
 
-    public MatchResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ScanConfig config) {
+    public MatchResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ScanConfig config,
+            DecodeMemory memory, MeterRegistry metrics) {
         this.store = store;
         this.catalog = catalog;
         this.limit = limit;
+        this.memory = memory;
+        this.deadline = config.uploadDeadline();
+        UploadLimits limits = UploadLimits.of(config);
         if (config.uploadScaledDecoding()) {
-            this.decoder = uploadDecoder(); // logs which decoder serves uploads (ScaledJpegDecoder)
+            this.decoder = uploadDecoder(limits); // logs which decoder serves uploads (ScaledJpegDecoder)
         } else {
-            this.decoder = new UploadDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, 0);
+            this.decoder = new UploadDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, 0, limits);
             Log.info("Uploaded JPEGs are decoded by ImageIO (card-catalog.art.upload-scaled-decoding=false)");
         }
+        this.admission = new UploadAdmission(limits, config.cheapUploadWork(), config.cheapUploadBytes().asLongValue(),
+                decoder, metrics);
     }
 
     /**
@@ -71,7 +91,12 @@ public class MatchResource {
      * 4 MB of pixels instead of the heap.
      */
     public static UploadDecoder uploadDecoder() {
-        return new UploadDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, SCALED_FLOOR);
+        return uploadDecoder(UploadLimits.DEFAULTS);
+    }
+
+    /** {@link #uploadDecoder()} with these limits on what a JPEG may declare. */
+    public static UploadDecoder uploadDecoder(UploadLimits limits) {
+        return new UploadDecoder(MAX_BODY_BYTES, 8192, 8192L * 8192L, MAX_DECODED_SIDE, SCALED_FLOOR, limits);
     }
 
     /**
@@ -156,14 +181,43 @@ public class MatchResource {
      * when more photos are being matched than {@link MatchLimit} lets in. The upload has been received whole before
      * this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout, 503 when too many are
      * being received), so {@code body} is read from memory and a slow upload holds no turn.
+     *
+     * <p>What an upload may cost (SERVICE.md §7, issue 23), in order: its markers are walked before it takes a turn
+     * ({@link UploadAdmission}: 400 for what no camera writes or what declares too much work or memory); it waits
+     * for a turn of its pool, cheap or expensive ({@link MatchLimit}); with the turn it reserves the memory its
+     * header says it needs ({@link DecodeMemory}: 503 at once when it does not fit); then its decoding and matching
+     * have {@code card-catalog.art.upload-deadline} together ({@link UploadDeadline}: 422 past it).
      */
     @POST
     @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
-    public MatchesView match(InputStream body) {
-        // the deadline of decoding, finding and matching is issue 23's (card-catalog.art.upload-deadline)
-        return limit.run(() -> matchUpload(received(body), UploadDeadline.none()));
+    // The operation's answers (SERVICE.md §9): its problem types are named here, answered by this class, by
+    // MatchUploads (408, 413, 503 before this method runs) and by MatchLimit (503); each type is in the catalogue,
+    // META-INF/openapi.yaml. docs/api.md says the same (OpenApiDocumentTest checks both).
+    @Operation(operationId = "matchPhoto", extensions = @Extension(name = "x-problems",
+            value = "invalid-image invalid-request not-found request-timeout body-too-large "
+                    + "unsupported-media-type service-busy too-many-scans too-many-segments arithmetic-coding "
+                    + "too-much-work too-much-memory upload-too-costly"))
+    @APIResponse(responseCode = "200", description = "The index matched against and the cards found, in reading "
+            + "order, each with its corners, its status and its nearest artworks, nearest first.", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = MatchesView.class)))
+    public MatchesView match(@RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB "
+            + "(20,971,520 bytes, `quarkus.http.limits.max-body-size`), received whole within 10 s "
+            + "(`card-catalog.art.upload-timeout`).", required = true, content = {
+                @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary",
+                        maxLength = MAX_BODY_BYTES)),
+                @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary",
+                        maxLength = MAX_BODY_BYTES)),
+                @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM, schema = @Schema(type = SchemaType.STRING,
+                        format = "binary", maxLength = MAX_BODY_BYTES))}) InputStream body) {
+        byte[] upload = received(body);
+        UploadCost cost = admission.admit(upload);
+        return limit.run(cost.expensive(), () -> {
+            try (DecodeMemory.Reservation reserved = memory.reserve(cost.memoryBytes())) {
+                return admission.counted(() -> matchUpload(upload, UploadDeadline.after(deadline)));
+            }
+        });
     }
 
     /** The upload, already in memory ({@link MatchUploads}); 400 when it is empty. */

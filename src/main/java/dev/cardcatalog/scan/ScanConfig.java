@@ -61,4 +61,77 @@ public interface ScanConfig {
      */
     @WithDefault("true")
     boolean uploadScaledDecoding();
+
+    /**
+     * The most scans an uploaded JPEG may have; one with more is refused (400 {@code too-many-scans}) from its markers,
+     * before it is decoded (SERVICE.md §7). A camera writes 1, a progressive encoder about 10; libjpeg-turbo's own
+     * tools stop at 500 ({@code -maxscans}).
+     */
+    @WithDefault("100")
+    int uploadMaxScans();
+
+    /**
+     * The most marker segments an uploaded JPEG may have besides its scans (APPn, COM, DQT, DHT, ...; a phone writes
+     * fewer than 30), or chunks an uploaded PNG may have; beyond it, 400 {@code too-many-segments} before decoding.
+     * At most 65,536.
+     */
+    @WithDefault("1000")
+    int uploadMaxSegments();
+
+    /**
+     * The most work an upload may declare: width × height × components × scans for a JPEG (the samples the JDK's
+     * reader computes, since it outputs the whole image after each scan of a progressive file), width × height ×
+     * channels (× 2 for 16-bit samples) for a PNG (the bytes inflated); beyond it, 400 {@code too-much-work} before
+     * decoding. The default, 500,000,000, admits a 16-megapixel (4,928 × 3,264) progressive JPEG of 10 scans and an
+     * 8,192 × 8,192 baseline one, and refuses a 16-bit RGBA PNG at the side cap (8,192 × 8,192: 536,870,912). On
+     * ImageIO's path a decode costs about 1 to 2 ns of CPU a unit of work (docs/benchmarks.md).
+     */
+    @WithDefault("500000000")
+    long uploadMaxWork();
+
+    /**
+     * The most memory, heap and native, one upload's decoding and matching may need as its header says
+     * ({@link UploadCost}: a multi-scan JPEG's whole coefficient array, the decoders' buffers, the pixels); beyond
+     * it, 400 {@code too-much-memory} before decoding.
+     */
+    @WithDefault("96M")
+    MemorySize uploadMaxMemory();
+
+    /**
+     * The most memory uploads being decoded and matched may need together, as their headers say ({@link UploadCost},
+     * reserved when an upload gets its decoding turn, released with its answer); an upload that does not fit is
+     * answered 503 {@code service-busy} with {@code Retry-After} at once.
+     */
+    @WithDefault("192M")
+    MemorySize uploadDecodeMemory();
+
+    /**
+     * The time one upload's decoding, card finding and matching may take together, from its decoding turn; past it
+     * the upload is answered 422 {@code upload-too-costly} and its turn is free ({@link UploadDeadline}).
+     */
+    @WithDefault("2s")
+    Duration uploadDeadline();
+
+    /**
+     * The most expensive uploads (multi-scan JPEGs, or over {@link #cheapUploadWork()} or {@link #cheapUploadBytes()})
+     * decoded at once, in a turn pool of their own beside the {@link #matchConcurrency()} turns of cheap ones; half
+     * the available processors (at least 1) when absent.
+     */
+    OptionalInt expensiveMatchConcurrency();
+
+    /** The most expensive uploads that wait for a turn of their pool; any more are answered 503 at once. */
+    @WithDefault("2")
+    int expensiveMatchQueue();
+
+    /**
+     * The most declared work (as {@link #uploadMaxWork()}) of a cheap upload: a single-scan JPEG or a PNG within it
+     * and {@link #cheapUploadBytes()} is decoded in the cheap turn pool. The default, 16,777,216, is a
+     * 2,365 × 2,365 colour JPEG or a 2,048 × 2,048 RGBA PNG: a scanner app's guide crop is far smaller.
+     */
+    @WithDefault("16777216")
+    long cheapUploadWork();
+
+    /** The largest body of a cheap upload. */
+    @WithDefault("2M")
+    MemorySize cheapUploadBytes();
 }

@@ -16,6 +16,7 @@ import java.util.function.LongSupplier;
 public final class UploadDeadline {
 
     private static final UploadDeadline NONE = new UploadDeadline(Long.MAX_VALUE, () -> 0L, null);
+    private static final Duration MAX_BUDGET = Duration.ofNanos(Long.MAX_VALUE / 2);
 
     private final long endNanos;
     private final LongSupplier nanoTime;
@@ -42,9 +43,10 @@ public final class UploadDeadline {
         if (budget.isNegative() || budget.isZero()) {
             throw new IllegalArgumentException("an upload's deadline must be positive, not " + budget);
         }
-        long now = nanoTime.getAsLong();
-        long nanos = budget.toNanos();
-        return new UploadDeadline(now + nanos < now ? Long.MAX_VALUE : now + nanos, nanoTime, budget);
+        // nanoTime values may wrap around: only differences count (System.nanoTime's contract), so the end is
+        // allowed to wrap too, and a budget is capped at 146 years to keep the difference meaningful
+        long nanos = budget.compareTo(MAX_BUDGET) > 0 ? MAX_BUDGET.toNanos() : budget.toNanos();
+        return new UploadDeadline(nanoTime.getAsLong() + nanos, nanoTime, budget);
     }
 
     /** A deadline that never passes: for benchmarks and offline tools, never for an upload. */
@@ -54,7 +56,7 @@ public final class UploadDeadline {
 
     /** Whether the deadline has passed. */
     public boolean passed() {
-        return nanoTime.getAsLong() - endNanos >= 0;
+        return this != NONE && nanoTime.getAsLong() - endNanos >= 0;
     }
 
     /** Nanoseconds left, 0 once passed; {@link Long#MAX_VALUE} for {@link #none()}. */
@@ -63,6 +65,11 @@ public final class UploadDeadline {
             return Long.MAX_VALUE;
         }
         return Math.max(0, endNanos - nanoTime.getAsLong());
+    }
+
+    /** The time this deadline allows; null for {@link #none()}. */
+    public Duration budget() {
+        return budget;
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.cardcatalog.art.ImageDecodeException;
 import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.art.JpegStructure;
 import dev.cardcatalog.art.RgbImage;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -23,11 +24,20 @@ import java.util.function.Predicate;
  * a scaled result longer than {@code maxDecodedSide}, any warning or error of the native decoder (damaged data:
  * ImageIO then says why it is refused), or the native library not loaded on this platform.
  *
+ * <p>Bounded work (SERVICE.md §7, issue 23). The marker walk refuses a JPEG with more scans or segments than
+ * {@link UploadLimits} accepts before anything is decoded. ImageIO's readers are stopped at the upload's deadline
+ * from inside the decode ({@link #decode(byte[], UploadDeadline)}). The native decoder cannot be stopped once
+ * called (Leptonica's {@code pixReadMemJpeg} takes no progress monitor), so it is given only what its header bounds
+ * tightly: Huffman-coded (never arithmetic), within the scan, work and memory limits, a body within the size cap;
+ * its worst such case is measured (docs/benchmarks.md, "Hostile uploads") well under the default deadline, and the
+ * deadline is checked again as soon as it returns.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class UploadDecoder extends ImageDecoder {
 
     private final int scaledFloor;
+    private final UploadLimits limits;
 
     /**
      * @param maxBodyBytes   largest body accepted, in bytes
@@ -38,20 +48,70 @@ public final class UploadDecoder extends ImageDecoder {
      *                       (every upload is decoded by ImageIO)
      */
     public UploadDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide, int scaledFloor) {
+        this(maxBodyBytes, maxSide, maxPixels, maxDecodedSide, scaledFloor, UploadLimits.DEFAULTS);
+    }
+
+    /**
+     * @param limits what a JPEG may declare: its scans and segments are refused beyond them before decoding, and
+     *               only a JPEG within all of them goes to the native decoder
+     * @see #UploadDecoder(int, int, long, int, int)
+     */
+    public UploadDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide, int scaledFloor,
+            UploadLimits limits) {
         super(maxBodyBytes, maxSide, maxPixels, maxDecodedSide);
         if (scaledFloor < 0) {
             throw new IllegalArgumentException("scaledFloor must be 0 (never) or positive, not " + scaledFloor);
         }
         this.scaledFloor = scaledFloor;
+        this.limits = limits;
         if (scaledFloor > 0) {
             ScaledJpegDecoder.available(); // loads the native library now, and logs which decoder serves
         }
     }
 
+    /** The shortest longer side a JPEG is scaled down to while decoded; 0 when this decoder does not scale. */
+    public int scaledFloor() {
+        return scaledFloor;
+    }
+
+    /** The limits this decoder holds JPEGs to. */
+    public UploadLimits limits() {
+        return limits;
+    }
+
+    /**
+     * Decodes an uploaded photo within its deadline: the deadline is checked before and after the native decode
+     * and, on ImageIO's path, as the readers consume input and output rows ({@link ImageDecoder}).
+     *
+     * @param body     the whole upload
+     * @param deadline the upload's deadline, for its decoding, card finding and matching together
+     * @return the pixels
+     * @throws ImageDecodeException when the photo is refused or cannot be decoded (400 {@code invalid-image})
+     * @throws dev.cardcatalog.platform.ProblemException 422 {@code upload-too-costly} once the deadline has passed
+     */
+    public RgbImage decode(byte[] body, UploadDeadline deadline) throws ImageDecodeException {
+        try {
+            return decode(body, deadline::passed);
+        } catch (ImageDecodeException e) {
+            if (e.kind() == ImageDecodeException.Kind.STOPPED) {
+                throw deadline.exceeded("decoding the photo");
+            }
+            throw e;
+        }
+    }
+
     @Override
-    protected RgbImage decodeJpeg(byte[] body, JpegStructure jpeg) throws ImageDecodeException {
+    protected JpegStructure structure(byte[] body) throws ImageDecodeException {
+        return JpegStructure.scan(body, limits.maxSegments(), limits.maxScans());
+    }
+
+    @Override
+    protected RgbImage decodeJpeg(byte[] body, JpegStructure jpeg, BooleanSupplier stop)
+            throws ImageDecodeException {
+        stopIfAsked(stop);
         RgbImage scaled = decodeScaled(body, jpeg);
-        return scaled != null ? scaled : super.decodeJpeg(body, jpeg);
+        stopIfAsked(stop);
+        return scaled != null ? scaled : super.decodeJpeg(body, jpeg, stop);
     }
 
     /**
@@ -100,7 +160,7 @@ public final class UploadDecoder extends ImageDecoder {
         int longer = Math.max(jpeg.width(), jpeg.height());
         if ((longer + reduction - 1) / reduction > maxDecodedSide()
                 || (jpeg.components() != 1 && jpeg.components() != 3) || !SCALABLE_FRAMES.contains(jpeg.frame())
-                || (jpeg.iccProfile() && jpeg.iccConsistent())) {
+                || (jpeg.iccProfile() && jpeg.iccConsistent()) || !boundedForNative(body, jpeg)) {
             return null;
         }
         // An APP14 segment that is not a well-formed Adobe one is left out: libjpeg could take a colour transform
@@ -109,6 +169,19 @@ public final class UploadDecoder extends ImageDecoder {
         boolean hasMalformedAdobe = jpeg.metadata().stream().anyMatch(malformedAdobe);
         return ScaledJpegDecoder.decode(hasMalformedAdobe ? jpeg.without(body, malformedAdobe) : body, reduction,
                 (jpeg.width() + reduction - 1) / reduction, (jpeg.height() + reduction - 1) / reduction);
+    }
+
+    /**
+     * Whether the native decoder, which cannot be stopped, may have this JPEG: Huffman-coded 8-bit samples (no
+     * arithmetic coding: no camera writes it and it allocates like any multi-scan file), within the scan, work
+     * and memory limits (its whole-image coefficient array, for a multi-scan file, within the memory limit), and a
+     * body within the size cap. Its time then is bounded by these (docs/benchmarks.md, "Hostile uploads").
+     */
+    boolean boundedForNative(byte[] body, JpegStructure jpeg) {
+        return !jpeg.arithmetic() && jpeg.precision() == 8 && jpeg.scans() <= limits.maxScans()
+                && jpeg.declaredWork() <= limits.maxWork()
+                && (!jpeg.multiScan() || jpeg.coefficientBytes() <= limits.maxMemoryBytes())
+                && body.length <= maxBodyBytes();
     }
 
     /**

@@ -46,13 +46,15 @@ public final class UprightPhoto {
      *
      * @param body    the whole file, a JPEG or a PNG
      * @param decoder  the uploads' decoder; when it is an {@link UploadDecoder}, a finer decode is available
-     * @param deadline the upload's deadline, checked after the decode (and before the finer one)
+     * @param deadline the upload's deadline: an {@link UploadDecoder} stops at it inside the decode (422
+     *                 {@code upload-too-costly}); checked after the decode too, and before the finer one
      * @throws ImageDecodeException when the body is refused or cannot be decoded
      */
     public static UprightPhoto decode(byte[] body, ImageDecoder decoder, UploadDeadline deadline)
             throws ImageDecodeException {
         int orientation = ImageOrientation.of(body);
-        RgbImage decoded = decoder.decode(body);
+        RgbImage decoded = decoder instanceof UploadDecoder upload ? upload.decode(body, deadline)
+                : decoder.decode(body);
         deadline.check("decoding the photo");
         RgbImage upright = ImageOrientation.upright(decoded, orientation);
         int[] stored = storedSize(body);

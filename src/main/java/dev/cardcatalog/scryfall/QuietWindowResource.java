@@ -16,11 +16,21 @@ import java.security.Principal;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Scryfall's quiet windows (SERVICE.md §3.3), one per host, for operators: {@code GET} shows each stored window,
  * open or not, with who closed it early and when; {@code POST …/{scope}/close} closes an open one now.
  */
+@Tag(name = "Scryfall")
 @Path("/api/scryfall/quiet-windows")
 @Produces(MediaType.APPLICATION_JSON)
 public class QuietWindowResource {
@@ -46,6 +56,10 @@ public class QuietWindowResource {
     /** Every stored window by scope ({@code host} or {@code host:port}), open or not. */
     @GET
     @RolesAllowed({"viewer", "operator"})
+    @Operation(operationId = "listQuietWindows")
+    @APIResponse(responseCode = "200", description = "Every stored window, open or not.", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.ARRAY, implementation = QuietWindowView.class)))
     public Uni<List<QuietWindowView>> list() {
         return quietWindow.all().map(windows -> {
             Instant now = clock.instant();
@@ -57,6 +71,10 @@ public class QuietWindowResource {
     @GET
     @Path("{scope}")
     @RolesAllowed({"viewer", "operator"})
+    @Operation(operationId = "getQuietWindow", extensions = @Extension(name = "x-problems", value = "not-found"))
+    @APIResponse(responseCode = "200", description = "The scope's window, open or not.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = QuietWindowView.class)))
     public Uni<QuietWindowView> get(@PathParam("scope") String scope) {
         return quietWindow.find(scope).map(found -> found.map(window -> QuietWindowView.of(window, clock.instant()))
                 .orElseThrow(() -> unknown(scope)));
@@ -69,6 +87,12 @@ public class QuietWindowResource {
     @POST
     @Path("{scope}/close")
     @RolesAllowed("operator")
+    @Operation(operationId = "closeQuietWindow", extensions = @Extension(name = "x-problems",
+            value = "not-found quiet-window-not-open"))
+    @APIResponse(responseCode = "200", description = "The window, closed now: `until` is now, `closed_at` and "
+            + "`closed_by` say when and by whom.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = QuietWindowView.class)))
     public Uni<QuietWindowView> close(@PathParam("scope") String scope, @Context SecurityContext security) {
         Principal principal = security == null ? null : security.getUserPrincipal();
         String who = principal == null || principal.getName() == null || principal.getName().isBlank()

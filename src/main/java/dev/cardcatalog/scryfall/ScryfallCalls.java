@@ -12,14 +12,19 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.smallrye.faulttolerance.api.TypedGuard;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.util.TypeLiteral;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -54,9 +59,24 @@ import java.util.function.Supplier;
  * event ({@code retry-after wait} with the seconds asked for, {@code back-off wait} with the fallback), as are a
  * refusal by the quiet window ({@code quiet window refusal}) and a call ended because the wait asked for is over
  * {@code MAX_BACK_OFF} ({@code wait over max back-off}).
+ *
+ * <p>Metrics: {@code scryfall.requests{host,status}} (status {@code 2xx}, the code of any other answer, or
+ * {@code network}), {@code scryfall.rate.limits{host}}, {@code scryfall.waits.seconds} (the seconds waited between
+ * attempts) with the summary {@code scryfall.wait.seconds}, and {@code scryfall.calls.ended.early{reason}}. They are
+ * registered at 0 when the service starts ({@link #registerMeters}) for the label values known then, so that a
+ * dashboard has their series from the start and an {@code increase()} sees the first event after a restart: the
+ * hosts of {@code quarkus.rest-client.scryfall.url} and of the images (the {@code image-base-url-override}, else each
+ * of {@code card-catalog.art.image-hosts}), the statuses {@link #STATUSES_KNOWN_IN_ADVANCE}, and every reason. A
+ * bulk file's host is known only from the bulk-data list, and another status only when it is answered: those series
+ * start at their first request.
  */
 @Singleton
 public class ScryfallCalls {
+
+    /** The {@code status} values of {@code scryfall.requests} registered at 0 for every host known at start. */
+    static final List<String> STATUSES_KNOWN_IN_ADVANCE = List.of("2xx", "429", "network");
+    /** Every {@code reason} of {@code scryfall.calls.ended.early}. */
+    static final List<String> ENDED_EARLY_REASONS = List.of("quiet-window", "wait-too-long", "attempts-exhausted");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -97,6 +117,35 @@ public class ScryfallCalls {
                 .done()
                 .done()
                 .build();
+    }
+
+    /**
+     * Registers this client's meters at 0 at start, for the hosts known from the configuration (see the class
+     * Javadoc).
+     *
+     * @param apiUrl {@code quarkus.rest-client.scryfall.url}
+     * @param imageHosts {@code card-catalog.art.image-hosts}: images are fetched from them over https, or from
+     *     {@code card-catalog.scryfall.image-base-url-override} when it is set
+     */
+    void registerMeters(@Observes StartupEvent start,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.rest-client.scryfall.url") String apiUrl,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "card-catalog.art.image-hosts",
+                    defaultValue = "cards.scryfall.io") List<String> imageHosts) {
+        Set<String> hosts = new LinkedHashSet<>();
+        hosts.add(scope(URI.create(apiUrl)));
+        config.imageBaseUrlOverride().ifPresentOrElse(base -> hosts.add(scope(URI.create(base))),
+                () -> imageHosts.forEach(host -> hosts.add(scope(URI.create("https://" + host.trim())))));
+        for (String host : hosts) {
+            for (String status : STATUSES_KNOWN_IN_ADVANCE) {
+                metrics.counter("scryfall.requests", "host", host, "status", status);
+            }
+            metrics.counter("scryfall.rate.limits", "host", host);
+        }
+        metrics.counter("scryfall.waits.seconds");
+        metrics.summary("scryfall.wait.seconds");
+        for (String reason : ENDED_EARLY_REASONS) {
+            metrics.counter("scryfall.calls.ended.early", "reason", reason);
+        }
     }
 
     /** Which spacing lane and quiet-window scope a request belongs to. */

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
-import dev.cardcatalog.testing.OperatorActionsProfile;
+import dev.cardcatalog.testing.ShortRetryProfile;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.TestData;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * share still fail the build, and an empty index is never published. Malformed consents are refused naming the field.
  */
 @QuarkusTest
-@TestProfile(OperatorActionsProfile.class)
+@TestProfile(ShortRetryProfile.class)
 @WithTestResource(CardCatalogTestResource.class)
 class SmallerIndexConsentTest {
 

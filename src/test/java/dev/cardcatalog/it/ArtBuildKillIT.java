@@ -46,7 +46,7 @@ class ArtBuildKillIT {
 
             // forget the fingerprints and the images, keep the catalog, and build again
             TestDatabase.execute("TRUNCATE art_fingerprint");
-            TestData.deleteTree(Path.of("target/it-instances/art/art"));
+            TestData.deleteTree(instances.dataDirectory("art").resolve("art"));
             standIn.reset();
             // 130 images, then one served slowly (about 10 s, 1 KiB a second): the build is under way when killed
             Fault[] faults = new Fault[131];

@@ -99,14 +99,14 @@ class ArtIndexReplicasIT {
             }
 
             // C starts afterwards with an empty data directory and answers alike at once
-            assertThat(Path.of("target/it-instances/c")).doesNotExist();
+            assertThat(instances.dataDirectory("c")).doesNotExist();
             ServiceProcess c = instances.start("c", CONFIG);
             assertThat(index(c).getString("file_name")).isEqualTo(name);
             JsonPath matchOnC = match(c, photo);
             assertThat(matchOnC.getString("index")).isEqualTo(name);
             assertThat(matchOnC.getList("matches")).isEqualTo(matchOnA.getList("matches"));
             assertServesTheSameFile(c, name, fileOnA);
-            assertThat(Files.exists(Path.of("target/it-instances/c/art/index", name))).isTrue();
+            assertThat(Files.exists(instances.dataDirectory("c").resolve("art/index").resolve(name))).isTrue();
         }
     }
 

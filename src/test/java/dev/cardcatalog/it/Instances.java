@@ -23,10 +23,13 @@ import java.util.Map;
 final class Instances implements AutoCloseable {
 
     private final List<ServiceProcess> started = new ArrayList<>();
-    private final Path root = Path.of("target/it-instances");
+    /** This JVM's instances' data directories and logs (failsafe's forks each have their own). */
+    static final Path ROOT = TestData.perJvm("target/it-instances");
+
+    private final Path root = ROOT;
 
     Instances() {
-        TestData.reset();
+        TestData.resetWithoutService();
         // commands an earlier test left on the topics would otherwise register jobs in the emptied ledger
         TestKafka.discardRecords("card-catalog.commands", "card-catalog.commands.delayed");
         TestData.deleteTree(root);
@@ -47,6 +50,12 @@ final class Instances implements AutoCloseable {
 
     /** {@link #start(String, Map)} with environment variables of its own (Quarkus's {@code QUARKUS_*} keys). */
     ServiceProcess start(String name, Map<String, String> overrides, Map<String, String> environment) {
+        return start(name, overrides, environment, List.of("-Xmx256m"));
+    }
+
+    /** {@link #start(String, Map, Map)} with these JVM options instead of {@code -Xmx256m}. */
+    ServiceProcess start(String name, Map<String, String> overrides, Map<String, String> environment,
+            List<String> jvmOptions) {
         Map<String, String> config = ServiceProcess.infrastructure(EmbeddedPostgresServer.shared(),
                 EmbeddedKafkaBroker.shared(), ScryfallStandIn.shared());
         config.put("card-catalog.data-dir", root.resolve(name).toAbsolutePath().toString());
@@ -55,7 +64,7 @@ final class Instances implements AutoCloseable {
         config.putAll(overrides);
         Map<String, String> variables = new java.util.HashMap<>(TestUsers.environment());
         variables.putAll(environment);
-        ServiceProcess service = ServiceProcess.start(0, List.of("-Xmx256m"), config, variables,
+        ServiceProcess service = ServiceProcess.start(0, jvmOptions, config, variables,
                 root.resolve(name + ".log"), Duration.ofMinutes(2));
         started.add(service);
         return service;
@@ -71,6 +80,11 @@ final class Instances implements AutoCloseable {
         for (String group : List.of("card-catalog", "card-catalog-relay")) {
             EmbeddedKafkaBroker.shared().awaitStableGroup(group, alive, Duration.ofSeconds(90));
         }
+    }
+
+    /** The data directory of the instance named {@code name}. */
+    Path dataDirectory(String name) {
+        return root.resolve(name);
     }
 
     /** Where the instance named {@code name} writes its output. */

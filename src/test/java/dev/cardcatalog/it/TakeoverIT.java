@@ -5,6 +5,7 @@ import static dev.cardcatalog.testing.TestUsers.asViewer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.ServiceProcess;
@@ -118,20 +119,35 @@ class TakeoverIT {
     }
 
     /**
-     * The job once it has finished, within {@code within}; else an AssertionError whose one-line message holds the
-     * job as last read and the last lines of each of {@code witnesses}' output, so a failure in CI explains itself.
+     * The job once it has finished. {@code within} bounds how long it may stand still (its state, runs, stages,
+     * counts and progress times unchanged: {@link Jobs#progress}), not how long it may take, so that a loaded machine
+     * is not taken for a stuck job; a wait lasts {@link Jobs#CEILING} at most. Else an AssertionError whose one-line
+     * message holds the job as last read and the last lines of each of {@code witnesses}' output, so a failure in CI
+     * explains itself.
      */
     static JsonPath awaitFinished(ServiceProcess service, String jobId, Duration within,
             List<ServiceProcess> witnesses) {
         JsonPath[] last = new JsonPath[1];
+        String[] seen = new String[1];
+        long[] movedAt = {System.nanoTime()};
         try {
-            await().atMost(within).pollInterval(Duration.ofMillis(250)).until(() -> {
+            await().atMost(Jobs.CEILING).pollInterval(Duration.ofMillis(250)).until(() -> {
                 last[0] = job(service, jobId);
-                return java.util.Set.of("succeeded", "skipped", "failed").contains(last[0].getString("state"));
+                if (java.util.Set.of("succeeded", "skipped", "failed").contains(last[0].getString("state"))) {
+                    return true;
+                }
+                String now = Jobs.progress(last[0]);
+                if (!now.equals(seen[0])) {
+                    seen[0] = now;
+                    movedAt[0] = System.nanoTime();
+                } else if (System.nanoTime() - movedAt[0] > within.toNanos()) {
+                    throw new org.awaitility.core.ConditionTimeoutException("it stood still for " + within);
+                }
+                return false;
             });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            StringBuilder message = new StringBuilder("job " + jobId + " not finished within " + within + ": "
-                    + (last[0] == null ? "never read" : last[0].prettify().replaceAll("\\s+", " ")));
+            StringBuilder message = new StringBuilder("job " + jobId + " not finished, standing still for " + within
+                    + " at most: " + (last[0] == null ? "never read" : last[0].prettify().replaceAll("\\s+", " ")));
             for (ServiceProcess witness : witnesses) {
                 message.append(" || pid ").append(witness.pid()).append(witness.process().isAlive() ? "" : " (dead)")
                         .append(": ").append(witness.logDigest(10));

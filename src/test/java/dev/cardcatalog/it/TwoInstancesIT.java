@@ -62,8 +62,8 @@ class TwoInstancesIT {
             long succeeded = TestDatabase.count("SELECT count(*) FROM job WHERE state = 'succeeded'");
             assertThat(succeeded).isGreaterThanOrEqualTo(2);
             assertThat(TestDatabase.count("SELECT count(*) FROM job_run")).isEqualTo(succeeded);
-            assertThat(handledCommands(Path.of("target/it-instances/a.log"))).isPositive();
-            assertThat(handledCommands(Path.of("target/it-instances/b.log"))).isPositive();
+            assertThat(handledCommands(instances.log("a"))).isPositive();
+            assertThat(handledCommands(instances.log("b"))).isPositive();
             List<Map<String, Object>> runs = TestDatabase.rows(
                     "SELECT started_at, finished_at FROM job_run ORDER BY started_at");
             for (int i = 1; i < runs.size(); i++) {

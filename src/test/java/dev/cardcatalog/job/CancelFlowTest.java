@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
-import dev.cardcatalog.testing.OperatorActionsProfile;
+import dev.cardcatalog.testing.ShortRetryProfile;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.ScryfallStandIn;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * event naming who cancelled.
  */
 @QuarkusTest
-@TestProfile(OperatorActionsProfile.class)
+@TestProfile(ShortRetryProfile.class)
 @WithTestResource(CardCatalogTestResource.class)
 class CancelFlowTest {
 
@@ -124,13 +124,14 @@ class CancelFlowTest {
 
     @Test
     void aWaitingRefreshIsCancelledAndItsDelayedRecordArrivingAfterwardsChangesNothing() {
-        standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "3"));
+        // only this test's delayed record is for a cancelled job the ledger knows (TestData.reset emptied it)
+        double before = forCancelled();
+        // 10 s: the cancel must reach the job while it waits, on a loaded machine too
+        standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "10"));
         String id = Jobs.postRefresh("manual");
         JsonPath waiting = Jobs.awaitState(id, Duration.ofSeconds(30), Set.of("waiting"));
-        assertThat(waiting.getInt("retry_count")).isEqualTo(1);
-        double before = forCancelled();
-
         JsonPath cancelled = cancel(id, 200);
+        assertThat(waiting.getInt("retry_count")).isEqualTo(1);
         assertThat(cancelled.getString("state")).isEqualTo("cancelled");
         assertThat(cancelled.getString("retry_at")).isNull();
         assertThat(eventOf(id).getString("from")).isEqualTo("waiting");
@@ -138,7 +139,7 @@ class CancelFlowTest {
         String next = Jobs.postRefresh("manual");
 
         // the delayed record comes back through the relay at its not-before: counted, and nothing runs
-        await().atMost(Duration.ofSeconds(20)).until(() -> forCancelled() > before);
+        await().atMost(Duration.ofSeconds(30)).until(() -> forCancelled() > before);
         JsonPath after = Jobs.get(id);
         assertThat(after.getString("state")).isEqualTo("cancelled");
         assertThat(after.getList("runs")).hasSize(1);
@@ -186,16 +187,18 @@ class CancelFlowTest {
         refresh();
         Fault[] faults = new Fault[6];
         Arrays.fill(faults, Fault.pass());
-        faults[5] = Fault.status(429).header("Retry-After", "3");
+        // 10 s: the cancel must reach the job while it waits, on a loaded machine too
+        faults[5] = Fault.status(429).header("Retry-After", "10");
         standIn.enqueue("/", faults);
+        // only this test's delayed record is for a cancelled job the ledger knows (TestData.reset emptied it)
+        double before = forCancelled();
         String id = postArtBuild("{}");
         Jobs.awaitState(id, Duration.ofSeconds(30), Set.of("waiting"));
-        double before = forCancelled();
 
         assertThat(cancel(id, 200).getString("state")).isEqualTo("cancelled");
         assertThat(eventOf(id).getString("from")).isEqualTo("waiting");
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> forCancelled() > before);
+        await().atMost(Duration.ofSeconds(30)).until(() -> forCancelled() > before);
         JsonPath after = Jobs.get(id);
         assertThat(after.getString("state")).isEqualTo("cancelled");
         assertThat(after.getList("runs")).hasSize(1);

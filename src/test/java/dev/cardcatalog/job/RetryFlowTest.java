@@ -10,11 +10,13 @@ import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
+import dev.cardcatalog.testing.ShortRetryProfile;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestDatabase;
 import dev.cardcatalog.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -27,10 +29,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A rate-limited refresh end to end with the default numbers: the run fails, the job waits, the command goes
- * through the delayed topic and comes back no sooner than Scryfall asked.
+ * A rate-limited refresh end to end: the run fails, the job waits, the command goes through the delayed topic and
+ * comes back no sooner than Scryfall asked. With {@link ShortRetryProfile}'s numbers, the logic unchanged: a
+ * Retry-After of 8 s is over its 1 s MAX_BACK_OFF and comes back after 8 s, as one of 40 s does over the default
+ * 30 s (8 s leave a loaded machine time to see the job waiting). That rule with the default numbers is
+ * RateLimitRetryTest's and RetryAfterTest's, with an injected clock.
  */
 @QuarkusTest
+@TestProfile(ShortRetryProfile.class)
 @WithTestResource(CardCatalogTestResource.class)
 class RetryFlowTest {
 
@@ -42,24 +48,24 @@ class RetryFlowTest {
     }
 
     @Test
-    void aRefreshAskedToWaitFortySecondsComesBackThroughTheDelayedTopicNoSoonerAndApplies() {
-        standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "40"));
+    void aRefreshAskedToWaitLongerThanTheClientWaitsComesBackThroughTheDelayedTopicNoSoonerAndApplies() {
+        standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "8"));
 
         String jobId = Jobs.postRefresh("manual");
         JsonPath waiting = Jobs.awaitState(jobId, Duration.ofSeconds(30), Set.of("waiting"));
 
         assertThat(waiting.getString("runs[0].status")).isEqualTo("failed");
-        assertThat(waiting.getString("runs[0].message")).contains("429").contains("asking for 40 s");
+        assertThat(waiting.getString("runs[0].message")).contains("429").contains("asking for 8 s");
         assertThat(waiting.getInt("retry_count")).isEqualTo(1);
         Instant failedAt = Instant.parse(waiting.getString("runs[0].finished_at"));
         Instant retryAt = Instant.parse(waiting.getString("retry_at"));
-        assertThat(Duration.between(failedAt, retryAt)).isBetween(Duration.ofSeconds(39), Duration.ofSeconds(40));
+        assertThat(Duration.between(failedAt, retryAt)).isBetween(Duration.ofSeconds(7), Duration.ofSeconds(8));
 
         ConsumerRecord<String, byte[]> delayed = delayedRecordOf(jobId);
         assertThat(delayed.key()).isEqualTo("refresh");
         assertThat(headers(delayed, "retry-count")).containsExactly("1");
         assertThat(headers(delayed, "not-before")).containsExactly(String.valueOf(retryAt.toEpochMilli()));
-        assertThat(headers(delayed, "retry-after-asked")).containsExactly("40");
+        assertThat(headers(delayed, "retry-after-asked")).containsExactly("8");
         assertThat(headers(delayed, "retry-reason")).singleElement().asString().contains("429");
 
         JsonPath done = Jobs.awaitState(jobId, Duration.ofSeconds(75), Jobs.FINISHED);

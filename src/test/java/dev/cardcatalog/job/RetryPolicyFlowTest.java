@@ -115,12 +115,13 @@ class RetryPolicyFlowTest {
 
     @Test
     void aReplayedCommandLeavesAWaitingJobWaitingAndTheDelayedCommandStillRunsItOnTime() {
-        standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "5"));
+        // 10 s: the replay must be sent and handled while the job waits, on a loaded machine too
+        standIn.enqueue("/bulk-data", Fault.status(429).header("Retry-After", "10"));
+        double earlyBefore = earlyDeliveries();
         String jobId = Jobs.postRefresh("manual");
         JsonPath waiting = Jobs.awaitState(jobId, Duration.ofSeconds(30), Set.of("waiting"));
         assertThat(waiting.getInt("retry_count")).isEqualTo(1);
         Instant retryAt = Instant.parse(waiting.getString("retry_at"));
-        double earlyBefore = earlyDeliveries();
 
         // another service (or an attacker) writes the job's command straight to the commands topic, early
         TestKafka.send("card-catalog.commands", "refresh",

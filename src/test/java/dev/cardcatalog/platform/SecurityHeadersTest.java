@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The security headers (SERVICE.md §7) on each kind of answer: the admin page, the JSON API, problem answers, the
- * static files and the management port. AccessRulesTest checks the same on every route of the OpenAPI document.
+ * static files and the management port. AccessRulesTest checks the same on every route of the code.
  */
 @QuarkusTest
 @WithTestResource(CardCatalogTestResource.class)

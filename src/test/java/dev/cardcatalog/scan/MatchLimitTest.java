@@ -66,4 +66,33 @@ class MatchLimitTest {
             Thread.currentThread().interrupt();
         }
     }
+
+    @Test
+    void expensiveMatchesHaveTheirOwnSmallerPoolAndLeaveTheCheapTurnsFree() throws Exception {
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        // 2 cheap turns, 1 expensive turn and no expensive queue
+        MatchLimit limit = new MatchLimit(2, 0, 1, 0, Duration.ofHours(1), Duration.ofSeconds(2), metrics);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<String> expensive = CompletableFuture.supplyAsync(() -> limit.run(true, () -> {
+            started.countDown();
+            await(release);
+            return "expensive";
+        }));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(metrics.get("art.matches.expensive.running").gauge().value()).isEqualTo(1);
+        assertThat(metrics.get("art.matches.running").gauge().value()).isEqualTo(1);
+
+        // a second expensive one is refused at once; cheap ones still run, inside it and beside it
+        assertThatThrownBy(() -> limit.run(true, () -> "second")).isInstanceOf(BusyException.class);
+        assertThat(limit.run(false, () -> limit.run(false, () -> "two cheap at once"))).isEqualTo("two cheap at once");
+        assertThat(limit.run(() -> "cheap")).isEqualTo("cheap");
+        assertThat(metrics.get("art.matches.refused").counter().count()).isEqualTo(1);
+
+        release.countDown();
+        assertThat(expensive.get(10, TimeUnit.SECONDS)).isEqualTo("expensive");
+        assertThat(limit.run(true, () -> "next")).isEqualTo("next");
+        assertThat(metrics.get("art.matches.expensive.running").gauge().value()).isZero();
+        assertThat(limit.expensiveConcurrency()).isEqualTo(1);
+    }
 }

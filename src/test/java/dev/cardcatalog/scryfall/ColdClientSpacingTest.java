@@ -3,7 +3,7 @@ package dev.cardcatalog.scryfall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cardcatalog.testing.CardCatalogTestResource;
-import dev.cardcatalog.testing.ColdClientProfile;
+import dev.cardcatalog.testing.FreshInstanceProfile;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.RecordedRequest;
 import dev.cardcatalog.testing.TestData;
@@ -26,17 +26,26 @@ import org.junit.jupiter.api.Test;
  * set up, not from when it was let go.
  */
 @QuarkusTest
-@TestProfile(ColdClientProfile.class)
+@TestProfile(FreshInstanceProfile.class)
 @WithTestResource(CardCatalogTestResource.class)
 class ColdClientSpacingTest {
 
     @Inject
     ScryfallClient client;
 
+    @io.quarkus.test.common.http.TestHTTPResource(value = "metrics", management = true)
+    java.net.URL metrics;
+
     private final ScryfallStandIn standIn = ScryfallStandIn.shared();
 
     @Test
     void theFirstTwoRequestsOfAColdClientArriveAtLeastTheSpacingApart() throws Exception {
+        // the instance has sent Scryfall nothing yet: its clients have no connection open (FreshInstanceProfile)
+        assertThat(dev.cardcatalog.testing.PrometheusText.parse(io.restassured.RestAssured.get(metrics.toString())
+                .then().statusCode(200).extract().asString()))
+                .filteredOn(series -> series.name().equals("scryfall_requests_total"))
+                .as("Scryfall requests this instance sent before the test").isNotEmpty()
+                .allMatch(series -> series.value() == 0);
         warmUpTheStandIn();
         TestData.reset();
 

@@ -20,14 +20,56 @@ public final class Jobs {
         return TestUsers.asViewer().get("/api/jobs/" + jobId).then().statusCode(200).extract().jsonPath();
     }
 
-    /** Waits (at most {@code atMost}) until the job is in one of {@code states}; returns it. */
+    /** The longest any wait for a job lasts, however steadily it moves. */
+    public static final Duration CEILING = Duration.ofMinutes(15);
+
+    /**
+     * Waits until the job is in one of {@code states}; returns it. {@code atMost} bounds how long the job may stand
+     * still, not how long it may take: every change of its state, its runs or a run's stage, count or progress time
+     * starts the bound again, so that a slow machine (a loaded CI box, a JIT still cold) is not taken for a stuck
+     * job, while a job that stops moving fails the wait after {@code atMost} as before. A wait never lasts longer
+     * than {@link #CEILING}.
+     *
+     * @throws org.awaitility.core.ConditionTimeoutException naming the job's last state when it stood still for
+     *     {@code atMost}
+     */
     public static JsonPath awaitState(String jobId, Duration atMost, Set<String> states) {
         JsonPath[] last = new JsonPath[1];
-        await().atMost(atMost).pollInterval(Duration.ofMillis(100)).until(() -> {
+        String[] seen = new String[1];
+        long[] movedAt = {System.nanoTime()};
+        await().atMost(CEILING).pollInterval(Duration.ofMillis(100)).until(() -> {
             last[0] = get(jobId);
-            return states.contains(last[0].getString("state"));
+            String state = last[0].getString("state");
+            if (states.contains(state)) {
+                return true;
+            }
+            if (FINISHED.contains(state)) {
+                throw new AssertionError("job " + jobId + " ended " + state + ", not in " + states + ": "
+                        + progress(last[0]));
+            }
+            String now = progress(last[0]);
+            if (!now.equals(seen[0])) {
+                seen[0] = now;
+                movedAt[0] = System.nanoTime();
+            } else if (System.nanoTime() - movedAt[0] > atMost.toNanos()) {
+                throw new org.awaitility.core.ConditionTimeoutException("job " + jobId + " did not reach " + states
+                        + ": it stood still for " + atMost.toSeconds() + " s at " + now);
+            }
+            return false;
         });
         return last[0];
+    }
+
+    /** What moves while a job works: its state, and each run's status, stage, count and progress time. */
+    public static String progress(JsonPath job) {
+        StringBuilder text = new StringBuilder(String.valueOf(job.getString("state")));
+        List<java.util.Map<String, Object>> runs = job.getList("runs");
+        for (java.util.Map<String, Object> run : runs == null ? List.<java.util.Map<String, Object>>of() : runs) {
+            text.append(" | run ").append(run.get("attempt")).append(' ').append(run.get("status"))
+                    .append(' ').append(run.get("stage")).append(' ').append(run.get("done"))
+                    .append(' ').append(run.get("counts")).append(' ').append(run.get("progressed_at"));
+        }
+        return text.toString();
     }
 
     /**

@@ -44,6 +44,8 @@ import java.util.zip.GZIPOutputStream;
  * <p>Faults are scripted per path prefix: {@link #enqueue} answers the next matching requests with the given
  * faults in order, {@link #always} answers every matching request. A fault is a status with any headers and body,
  * a cut connection, or a slow body. Every request is recorded with the instant it arrived ({@link #requests()}).
+ * {@link #reset()} forgets the script and releases every hold: a slow body still being served is sent whole at once,
+ * so that nothing a test scripted slows the next test down (the stand-in lives as long as the JVM).
  *
  * <p>One runs per JVM ({@link #shared()}). Test classes loaded again for another Quarkus test profile get a handle
  * that scripts it over HTTP, through its admin routes under {@code /__stand-in/} (not recorded).
@@ -216,6 +218,10 @@ public final class ScryfallStandIn implements AutoCloseable {
     private int rotation;
     private final Map<String, BulkFile> bulkFiles = new LinkedHashMap<>();
     private final Map<String, byte[]> images = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The slow bodies being served, each with what sends its rest at once ({@link #reset()} runs them). */
+    private final Map<Object, Runnable> holds = new java.util.concurrent.ConcurrentHashMap<>();
+    /** How many resets there have been: a slow body begun before the last one is sent whole at its next chunk. */
+    private final java.util.concurrent.atomic.AtomicLong resets = new java.util.concurrent.atomic.AtomicLong();
 
     /** A handle on the stand-in at {@code baseUrl}, scripted through its admin routes. */
     private ScryfallStandIn(String baseUrl) {
@@ -290,6 +296,13 @@ public final class ScryfallStandIn implements AutoCloseable {
         }
         queued.clear();
         sticky.clear();
+        resets.incrementAndGet();
+        new ArrayList<>(holds.keySet()).forEach(hold -> {
+            Runnable release = holds.remove(hold);
+            if (release != null) {
+                release.run();
+            }
+        });
         requests.clear();
         shape = BulkShape.CURRENT;
         setsPageSize = 250;
@@ -456,11 +469,30 @@ public final class ScryfallStandIn implements AutoCloseable {
             response.end(Buffer.buffer(fault.body()));
             return;
         }
+        if (isImage(path) && !images.containsKey(imageKey(path))) {
+            // drawn on a worker thread, several at once: the event loop goes on answering everything else
+            request.pause();
+            io.vertx.core.Context context = Vertx.currentContext();
+            vertx.<Served>executeBlocking(() -> image(path), false).onComplete(drawn -> context.runOnContext(v -> {
+                request.resume();
+                answer(request, response, fault, drawn.succeeded() ? drawn.result()
+                        : error(500, "internal_error", "The stand-in failed: " + drawn.cause()));
+            }));
+            return;
+        }
         Served served;
         try {
             served = serve(request, path);
         } catch (RuntimeException e) {
             served = error(500, "internal_error", "The stand-in failed: " + e);
+        }
+        answer(request, response, fault, served);
+    }
+
+    /** Sends {@code served}, as {@code fault} (when not null) asks: cut after some bytes, or slowly. */
+    private void answer(HttpServerRequest request, HttpServerResponse response, Fault fault, Served served) {
+        if (response.closed()) {
+            return;
         }
         response.setStatusCode(served.status());
         response.putHeader("Content-Type", served.contentType());
@@ -475,21 +507,39 @@ public final class ScryfallStandIn implements AutoCloseable {
         }
         if (fault != null && fault.chunkDelay() != null) {
             response.putHeader("Content-Length", String.valueOf(served.body().length));
-            writeSlowly(response, served.body(), 0, fault.chunkSize(), fault.chunkDelay());
+            writeSlowly(response, served.body(), 0, fault.chunkSize(), fault.chunkDelay(), resets.get(),
+                    new Object(), Vertx.currentContext());
             return;
         }
         response.end(Buffer.buffer(served.body()));
     }
 
-    private void writeSlowly(HttpServerResponse response, byte[] body, int from, int chunk, Duration delay) {
-        int to = Math.min(body.length, from + chunk);
+    /**
+     * Serves {@code body} from {@code from} in chunks {@code delay} apart, as long as {@code hold} is held: a reset
+     * cancels the next chunk's timer and sends the rest at once, on the response's event loop.
+     */
+    private void writeSlowly(HttpServerResponse response, byte[] body, int from, int chunk, Duration delay,
+            long generation, Object hold, io.vertx.core.Context context) {
+        if (response.closed()) {
+            holds.remove(hold);
+            return;
+        }
+        // released by a reset since it began: the rest at once
+        int to = resets.get() != generation ? body.length : Math.min(body.length, from + chunk);
         Buffer part = Buffer.buffer(java.util.Arrays.copyOfRange(body, from, to));
         if (to >= body.length) {
+            holds.remove(hold);
             response.end(part);
             return;
         }
         response.write(part);
-        vertx.setTimer(Math.max(1, delay.toMillis()), t -> writeSlowly(response, body, to, chunk, delay));
+        long timer = vertx.setTimer(Math.max(1, delay.toMillis()),
+                t -> writeSlowly(response, body, to, chunk, delay, generation, hold, context));
+        holds.put(hold, () -> context.runOnContext(v -> {
+            if (vertx.cancelTimer(timer) && !response.closed()) {
+                response.end(Buffer.buffer(java.util.Arrays.copyOfRange(body, to, body.length)));
+            }
+        }));
     }
 
     private synchronized Fault nextFault(String path) {
@@ -561,12 +611,18 @@ public final class ScryfallStandIn implements AutoCloseable {
         boolean back = path.contains("/small/back/");
         byte[] jpeg;
         try {
-            jpeg = images.computeIfAbsent((back ? "back/" : "front/") + id,
-                    key -> CardArtGenerator.smallJpeg(imageSeed(id, back)));
+            jpeg = images.computeIfAbsent(imageKey(path), key -> CardArtGenerator.smallJpeg(imageSeed(id, back)));
         } catch (IllegalArgumentException e) {
             return error(404, "not_found", "No such image.");
         }
         return new Served(200, "image/jpeg", Map.of(), jpeg);
+    }
+
+    /** The key of an image path's picture among those drawn: its face and card id. */
+    private static String imageKey(String path) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        int dot = name.indexOf('.');
+        return (path.contains("/small/back/") ? "back/" : "front/") + (dot < 0 ? name : name.substring(0, dot));
     }
 
     /** The {@link CardArtGenerator} seed of the image the stand-in serves for a card id's front face. */

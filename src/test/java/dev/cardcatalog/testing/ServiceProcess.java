@@ -107,9 +107,17 @@ public final class ServiceProcess implements AutoCloseable {
         return service;
     }
 
+    /**
+     * Waits until the service is ready. {@code within} bounds how long its start may stand still, not how long it
+     * may take: while its log grows (it is starting, however slowly on a loaded machine) the wait goes on, for
+     * {@value #CEILING_MINUTES} minutes at most. Without a log file, {@code within} bounds the whole wait.
+     */
     private void awaitReady(Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
+        long start = System.nanoTime();
+        long movedAt = start;
+        long logged = logSize();
+        while (System.nanoTime() - movedAt < within.toNanos()
+                && System.nanoTime() - start < Duration.ofMinutes(CEILING_MINUTES).toNanos()) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the service exited with " + process.exitValue()
                         + (log == null ? "" : "; see " + log));
@@ -117,11 +125,28 @@ public final class ServiceProcess implements AutoCloseable {
             if (statusOf(managementUrl() + "/health/ready") == 200) {
                 return;
             }
+            long size = logSize();
+            if (size != logged) {
+                logged = size;
+                movedAt = System.nanoTime();
+            }
             sleep(200);
         }
         process.destroyForcibly();
-        throw new IllegalStateException("the service was not ready within " + within
+        throw new IllegalStateException("the service was not ready: its start stood still for " + within
                 + (log == null ? "" : "; see " + log));
+    }
+
+    /** The longest a start may take, however steadily its log grows. */
+    private static final long CEILING_MINUTES = 10;
+
+    /** The length of the service's log file, or 0 when it has none. */
+    private long logSize() {
+        try {
+            return log == null ? 0 : Files.size(log);
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** The HTTP status of a GET of {@code path} on the HTTP port, or -1 when nothing answers. */
