@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Who may call what (SERVICE.md §7), checked route by route from the service's own code (every Jakarta REST route,
- * {@link JaxRsRoutes}, the admin page's too, which the OpenAPI document leaves out): a route that {@link #RULES} does
+ * {@link JaxRsRoutes}, the admin and scan pages' too, which the OpenAPI document leaves out): a route that {@link #RULES} does
  * not list fails the build, so a new endpoint cannot ship without a decision. OpenApiDocumentTest checks that the
  * document says the same.
  */
@@ -77,7 +77,15 @@ class AccessRulesTest {
             "GET /api/scryfall/quiet-windows/{scope}", Rule.VIEWER,
             "POST /api/scryfall/quiet-windows/{scope}/close", Rule.OPERATOR,
             "GET /admin", Rule.VIEWER,
-            "POST /admin/**", Rule.OPERATOR);
+            "POST /admin/**", Rule.OPERATOR,
+            "GET /scan", Rule.PUBLIC);
+
+    /**
+     * The routes whose answer has a Content-Security-Policy of its own, a page's that shows images from elsewhere
+     * ({@link SecurityHeaders#showImagesFrom}); every other route has {@link SecurityHeaders#CONTENT_SECURITY_POLICY}.
+     */
+    static final Map<String, String> OWN_POLICIES = Map.of(
+            "GET /scan", SecurityHeadersTest.SCAN_PAGE_POLICY);
 
     private static final Pattern PARAMETER = Pattern.compile("\\{([^}/]+)}");
     private static final String PROBLEM = "application/problem+json";
@@ -117,7 +125,8 @@ class AccessRulesTest {
                 softly.assertThat(response.header("X-Content-Type-Options")).as("%s: X-Content-Type-Options",
                         route.key()).isEqualTo("nosniff");
                 softly.assertThat(response.header("Content-Security-Policy")).as("%s: Content-Security-Policy",
-                        route.key()).isEqualTo(SecurityHeaders.CONTENT_SECURITY_POLICY);
+                        route.key()).isEqualTo(OWN_POLICIES.getOrDefault(route.key(),
+                                SecurityHeaders.CONTENT_SECURITY_POLICY));
             }
             if (rule != Rule.PUBLIC) {
                 for (Response response : List.of(asViewer, asOperator)) {

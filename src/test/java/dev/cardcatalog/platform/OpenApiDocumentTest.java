@@ -63,7 +63,8 @@ class OpenApiDocumentTest {
     private static final String DOCS = "https://github.com/card-catalog/card-catalog/blob/main/docs/";
     private static final String TABLE_HEADING = "## Answers by operation";
     /** The resources the document leaves out: pages for people, not programs (docs/api.md). */
-    private static final Set<String> PAGES = Set.of("dev.cardcatalog.admin.AdminResource");
+    private static final Set<String> PAGES = Set.of("dev.cardcatalog.admin.AdminResource",
+            "dev.cardcatalog.scan.ScanPageResource");
 
     @TestHTTPResource(value = "openapi", management = true)
     URL openApi;
@@ -253,7 +254,8 @@ class OpenApiDocumentTest {
         Set<String> documented = document.operations().stream().map(OpenApiOperations.Op::key)
                 .collect(Collectors.toCollection(TreeSet::new));
         assertThat(documented).isEqualTo(code);
-        assertThat(JaxRsRoutes.all()).as("the pages are still there").anyMatch(r -> r.path().equals("/admin"));
+        assertThat(JaxRsRoutes.all()).as("the pages are still there").anyMatch(r -> r.path().equals("/admin"))
+                .anyMatch(r -> r.path().equals("/scan"));
     }
 
     /**

@@ -27,6 +27,13 @@ class SecurityHeadersTest {
 
     /** The Basic challenge, RFC 7617 §2.1 with the charset the credentials are decoded in. */
     static final String BASIC_CHALLENGE = "Basic realm=\"card-catalog\", charset=\"UTF-8\"";
+    /**
+     * The {@code /scan} page's policy with the tests' {@code card-catalog.art.image-hosts} (cards.scryfall.io,
+     * c1.scryfall.com): the public port's, with images also from the chosen file ({@code blob:}) and the image hosts.
+     */
+    static final String SCAN_PAGE_POLICY = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+            + "form-action 'self'; object-src 'none'; img-src 'self' blob: https://cards.scryfall.io "
+            + "https://c1.scryfall.com";
 
     @TestHTTPResource(management = true)
     URL management;
@@ -115,6 +122,46 @@ class SecurityHeadersTest {
             Response answer = given().get(management + path);
             assertThat(answer.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
             assertThat(answer.header("Referrer-Policy")).as(path).isEqualTo("same-origin");
+        }
+    }
+
+    @Test
+    void theScanPageAloneMayShowTheChosenPhotoAndTheImageHostsImagesAndNothingElseIsWidened() {
+        Response page = anonymous().get("/scan");
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.contentType()).startsWith("text/html");
+        assertThat(page.header("Content-Security-Policy")).isEqualTo(SCAN_PAGE_POLICY);
+        assertThat(page.header("X-Frame-Options")).isEqualTo("DENY");
+        assertThat(page.header("X-Content-Type-Options")).isEqualTo("nosniff");
+        assertThat(page.header("Referrer-Policy")).isEqualTo("same-origin");
+        assertThat(page.headers().getValues("Set-Cookie")).as("a public page sets no CSRF cookie").isEmpty();
+        assertThat(page.asString()).doesNotContainPattern("<script(?![^>]*\\bsrc=)").doesNotContain("<style")
+                .doesNotContainPattern("\\sstyle=").doesNotContainPattern("\\son[a-z]+=")
+                .contains("<script src=\"/scan/page.js\" defer></script>")
+                .contains("<link rel=\"stylesheet\" href=\"/scan/page.css\">")
+                .contains("data-image-hosts=\"cards.scryfall.io c1.scryfall.com\"")
+                .contains("data-max-bytes=\"20971520\"");
+
+        // the page's own files, the match it posts to and every other answer keep the public port's policy
+        for (Response other : List.of(anonymous().get("/scan/page.js"), anonymous().get("/scan/page.css"),
+                anonymous().contentType("image/jpeg").body(new byte[0]).post("/api/art-index/matches"),
+                anonymous().get("/scan/nothing-here"), anonymous().get("/api/art-index"))) {
+            assertEveryAnswersHeaders(other);
+        }
+        assertThat(anonymous().get("/scan/page.js").asString()).contains("'/api/art-index/matches'");
+    }
+
+    @Test
+    void anImageHostThatIsNotAHostNameCannotWidenThePolicy() {
+        assertThat(SecurityHeaders.imageSources(false, List.of("cards.scryfall.io", "Images.Example.org:8443"))
+                .policy()).isEqualTo(SecurityHeaders.CONTENT_SECURITY_POLICY
+                        + "; img-src 'self' https://cards.scryfall.io https://images.example.org:8443");
+        for (String bad : List.of("", "*", "https://cards.scryfall.io", "cards.scryfall.io/small", "a b",
+                "cards.scryfall.io; script-src *", "'unsafe-inline'", "-bad.example", "data:", "host\n")) {
+            org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                    .as("%s", bad).isThrownBy(() -> SecurityHeaders.imageSources(true, List.of(bad)))
+                    .withMessageContaining("not a host name");
         }
     }
 

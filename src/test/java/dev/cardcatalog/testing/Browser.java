@@ -36,7 +36,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 public final class Browser implements AutoCloseable {
 
-    /** Where screenshots go, one per state and width, for review. */
+    /** Where the admin page's screenshots go, one per state and width, for review. */
     public static final Path SCREENSHOTS = Path.of("target/admin-screenshots");
     public static final Dimension DESKTOP = new Dimension(1280, 800);
     public static final Dimension PHONE = new Dimension(375, 812);
@@ -45,18 +45,30 @@ public final class Browser implements AutoCloseable {
 
     private final ChromeDriver driver;
     private final Path profile;
+    private final Path screenshots;
 
-    private Browser(ChromeDriver driver, Path profile) {
+    private Browser(ChromeDriver driver, Path profile, Path screenshots) {
         this.driver = driver;
         this.profile = profile;
+        this.screenshots = screenshots;
     }
 
-    /** Starts a headless Chromium with a fresh profile, at the desktop size. */
+    /** Starts a headless Chromium with a fresh profile, at the desktop size; screenshots go to {@link #SCREENSHOTS}. */
     public static Browser start() {
+        return start(SCREENSHOTS, Map.of());
+    }
+
+    /**
+     * As {@link #start()}, with screenshots written to {@code screenshots}, and each of {@code httpsHosts} (a host
+     * name → a local port) reached at {@code 127.0.0.1} on that port when a page asks for {@code https://<host>/}:
+     * the browser resolves the host there and accepts the local server's self-signed certificate
+     * ({@link ImageHostFront}). Other hosts resolve as usual.
+     */
+    public static Browser start(Path screenshots, Map<String, Integer> httpsHosts) {
         Path driverBinary = Path.of(System.getProperty("webdriver.chrome.driver", "/usr/bin/chromedriver"));
         Path chromium = Path.of(System.getProperty("card-catalog.test.chromium", "/usr/bin/chromium"));
         if (!Files.isExecutable(driverBinary) || !Files.isExecutable(chromium)) {
-            fail("The admin page's browser tests need Chromium and ChromeDriver (" + chromium + ", " + driverBinary
+            fail("The pages' browser tests need Chromium and ChromeDriver (" + chromium + ", " + driverBinary
                     + "). Install them: apt-get update && apt-get install -y chromium chromium-driver");
         }
         System.setProperty("webdriver.chrome.driver", driverBinary.toString());
@@ -70,6 +82,11 @@ public final class Browser implements AutoCloseable {
             LoggingPreferences logs = new LoggingPreferences();
             logs.enable(LogType.BROWSER, Level.ALL); // for cspViolations()
             options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
+            if (!httpsHosts.isEmpty()) {
+                options.addArguments("--host-resolver-rules=" + String.join(", ", httpsHosts.entrySet().stream()
+                        .map(host -> "MAP " + host.getKey() + ":443 127.0.0.1:" + host.getValue()).sorted().toList()));
+                options.setAcceptInsecureCerts(true);
+            }
             options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--no-first-run", "--user-data-dir=" + profile.resolve("data"), "--window-size=1280,800");
@@ -77,7 +94,7 @@ public final class Browser implements AutoCloseable {
                     .usingAnyFreePort().withEnvironment(Map.of("TMPDIR", temporary.toString())).build();
             ChromeDriver driver = new ChromeDriver(service, options);
             driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
-            return new Browser(driver, profile);
+            return new Browser(driver, profile, screenshots);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -169,7 +186,8 @@ public final class Browser implements AutoCloseable {
 
     /**
      * Shows the page at the desktop size and at a phone's, asserting that neither scrolls sideways, and writes a
-     * screenshot of each to {@code target/admin-screenshots/<name>-desktop.png} and {@code <name>-phone.png}.
+     * screenshot of each to {@code <screenshots>/<name>-desktop.png} and {@code <name>-phone.png} (the directory
+     * {@link #start(Path, Map)} was given; {@code target/admin-screenshots/} by default).
      */
     public void look(String name) {
         look(name, "body");
@@ -188,8 +206,8 @@ public final class Browser implements AutoCloseable {
                             size.width, size.height, w.get(0), w.get(1), w.get(2))
                     .isLessThanOrEqualTo(((Number) w.get(1)).longValue());
             try {
-                Files.createDirectories(SCREENSHOTS);
-                Path file = SCREENSHOTS.resolve(name + (size == PHONE ? "-phone" : "-desktop") + ".png");
+                Files.createDirectories(screenshots);
+                Path file = screenshots.resolve(name + (size == PHONE ? "-phone" : "-desktop") + ".png");
                 Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
