@@ -187,9 +187,10 @@ class ScanPageBrowserTest {
                 .contains(pathOf(answer.getString("cards[0].matches[0].printings[0].image_small_uri")));
         // The page draws the answer's corners where they are in the photo as displayed, at both widths. How near
         // those corners are to where the card truly lies is the finder's, asserted at the endpoint (PhotoMatchTest)
-        // and measured by FinderRecall: on this patterned photo every outline the finder gives lies 5 to 8 % of the card's width outside the
-        // card (matched right and confident, its corners 2.9 % of the photo's width off), one of the misses
-        // docs/benchmarks.md lists for issue 24. The sideways photo below is held to the card's true corners.
+        // and measured by FinderRecall: on this patterned photo every outline the finder gives lies 5 to 8 % of the
+        // card's width outside the card (matched right and confident, its corners 2.9 % of the photo's width off),
+        // one of the misses docs/benchmarks.md lists for issue 24. The sideways photo below is held to the card's
+        // true corners.
         for (Dimension size : List.of(Browser.PHONE, Browser.DESKTOP)) {
             browser.driver().manage().window().setSize(size);
             assertOutlinesAreTheAnswersCornersAsDisplayed(answer);
