@@ -152,6 +152,32 @@ class MatchUploadsTest {
         match(CardArtGenerator.smallJpeg(4)).then().statusCode(200);
     }
 
+    /**
+     * A client that asks for HTTP/2 over cleartext (the JDK's client does by default: an {@code Upgrade: h2c} on its
+     * first request) is answered in HTTP/1.1 and its photo matched. The service does not speak h2c (RFC 9113 §3.1
+     * deprecates that upgrade; {@code quarkus.http.http2=false}): with it on, every match on an upgraded connection
+     * was a 500, since the upload is received whole before the resource runs and Vert.x's HTTP/2 request refuses to
+     * be paused once it has ended.
+     */
+    @Test
+    void aClientAskingForHttp2IsAnsweredInHttp11AndItsPhotoMatched() throws Exception {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_2).build();
+        java.net.URI base = http.toURI();
+        java.net.http.HttpResponse<String> index = client.send(java.net.http.HttpRequest.newBuilder(
+                base.resolve("/api/art-index")).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(index.statusCode()).isEqualTo(200);
+        for (int seed : new int[] {3, 7}) {
+            java.net.http.HttpResponse<String> answer = client.send(java.net.http.HttpRequest.newBuilder(
+                    base.resolve("/api/art-index/matches")).header("Content-Type", "image/jpeg")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(CardArtGenerator.smallJpeg(seed)))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_1_1);
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            assertThat(answer.body()).contains(artworkId(seed).toString());
+        }
+    }
+
     @Test
     void aPhotoSentInSlowPiecesWithinTheDeadlineIsMatched() throws Exception {
         byte[] photo = CardArtGenerator.smallJpeg(5);
