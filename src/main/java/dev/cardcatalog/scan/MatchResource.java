@@ -200,7 +200,8 @@ public class MatchResource {
                     + "unsupported-media-type service-busy too-many-scans too-many-segments arithmetic-coding "
                     + "too-much-work too-much-memory upload-too-costly"))
     @APIResponse(responseCode = "200", description = "The index matched against and the cards found, in reading "
-            + "order, each with its corners, its status and its nearest artworks, nearest first.", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            + "order, each with its corners, its status and its nearest artworks, nearest first.",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = MatchesView.class)))
     public MatchesView match(@RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB "
             + "(20,971,520 bytes, `quarkus.http.limits.max-body-size`), received whole within 10 s "
