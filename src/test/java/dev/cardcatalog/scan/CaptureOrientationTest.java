@@ -9,9 +9,7 @@ import dev.cardcatalog.testing.ArtProfile;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
-import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.ScryfallStandIn;
-import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestImageFiles;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -19,7 +17,6 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import java.awt.image.BufferedImage;
 import java.nio.ByteOrder;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,13 +43,10 @@ class CaptureOrientationTest {
         if (built) {
             return;
         }
-        TestData.reset();
         cardOfArtwork = SampleArtworks.expectedArtworks();
         artworks = new ArrayList<>(cardOfArtwork.keySet());
         artworks.sort(null);
-        String build = SampleArtworks.refreshThenBuildId();
-        assertThat(Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
-                .isEqualTo("succeeded");
+        SampleArtworks.buildTheSampleIndex();
         built = true;
     }
 

@@ -6,15 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cardcatalog.testing.ArtProfile;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
-import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.PhotoSimulator;
 import dev.cardcatalog.testing.SampleArtworks;
-import dev.cardcatalog.testing.TestData;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,13 +39,10 @@ class PhotoMatchTest {
         if (built) {
             return;
         }
-        TestData.reset();
         cardOfArtwork = SampleArtworks.expectedArtworks();
         artworks = new ArrayList<>(cardOfArtwork.keySet());
         artworks.sort(null);
-        String build = SampleArtworks.refreshThenBuildId();
-        assertThat(Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
-                .isEqualTo("succeeded");
+        SampleArtworks.buildTheSampleIndex();
         built = true;
     }
 

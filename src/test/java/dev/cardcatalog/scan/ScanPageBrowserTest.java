@@ -10,12 +10,10 @@ import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.ImageHostFront;
-import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.PhotoSimulator;
 import dev.cardcatalog.testing.PrometheusText;
 import dev.cardcatalog.testing.SampleArtworks;
 import dev.cardcatalog.testing.ScryfallStandIn;
-import dev.cardcatalog.testing.TestData;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -103,13 +101,10 @@ class ScanPageBrowserTest {
         if (built) {
             return;
         }
-        TestData.reset();
         cardOfArtwork = SampleArtworks.expectedArtworks();
         artworks = new ArrayList<>(cardOfArtwork.keySet());
         artworks.sort(null);
-        String build = SampleArtworks.refreshThenBuildId();
-        assertThat(Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
-                .isEqualTo("succeeded");
+        SampleArtworks.buildTheSampleIndex();
         Files.createDirectories(PHOTOS);
         built = true;
     }

@@ -38,6 +38,18 @@ public final class SampleArtworks {
     }
 
     /**
+     * Starts from an empty service ({@link TestData#reset()}), applies a refresh and waits for the art build it
+     * starts to succeed (it must not stand still for 120 s): the index of the bundled sample, for tests that match
+     * against it.
+     */
+    public static void buildTheSampleIndex() {
+        TestData.reset();
+        String build = refreshThenBuildId();
+        assertThat(Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
+                .isEqualTo("succeeded");
+    }
+
+    /**
      * An artwork of the bundled sample as the test expects it: the card id of its representative printing, the face
      * of that printing it is on (0 for the front or the card's one image) and that face's {@code small} image URL.
      */
