@@ -1,6 +1,7 @@
 package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtIndexStore;
+import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ImageDecodeException;
 import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.catalog.ArtworkPrintings;
@@ -249,6 +250,18 @@ public class MatchResource {
         }
         List<PhotoMatch.Found> found = photoMatch.match(photo, loaded.matcher(), deadline);
         return answer(loaded.index().fileName(), found);
+    }
+
+    /**
+     * The cards of {@code body} as an upload's are found and matched, by the same decoder and {@link PhotoMatch},
+     * against {@code matcher}, without a deadline, a turn or the art index: {@link MatchWarmUp}'s rehearsal.
+     *
+     * @throws ImageDecodeException if the decoder refuses the body
+     */
+    List<PhotoMatch.Found> rehearse(byte[] body, ArtMatcher matcher)
+            throws ImageDecodeException {
+        return photoMatch.match(UprightPhoto.decode(body, decoder, UploadDeadline.none()), matcher,
+                UploadDeadline.none());
     }
 
     /** The answer for the cards found: their printings read in one query. */

@@ -113,6 +113,13 @@ public interface ScanConfig {
     Duration uploadDeadline();
 
     /**
+     * How many times the match's code runs over three drawn photos at start, before the replica reports ready, so
+     * that its first uploads are not the ones that load and compile it ({@link MatchWarmUp}); 0 turns it off.
+     */
+    @WithDefault("3")
+    int matchWarmUpPasses();
+
+    /**
      * The most expensive uploads (multi-scan JPEGs, or over {@link #cheapUploadWork()} or {@link #cheapUploadBytes()})
      * decoded at once, in a turn pool of their own beside the {@link #matchConcurrency()} turns of cheap ones; half
      * the available processors (at least 1) when absent.

@@ -101,6 +101,12 @@ class ArtIndexReplicasIT {
             // C starts afterwards with an empty data directory and answers alike at once
             assertThat(instances.dataDirectory("c")).doesNotExist();
             ServiceProcess c = instances.start("c", CONFIG);
+            // ready only once its match code has run over its own drawn photos: its first photo is not the one
+            // that loads and compiles the card finder, against the 2 s upload deadline
+            JsonPath ready = given().get(c.managementUrl() + "/health/ready").then().statusCode(200).extract()
+                    .jsonPath();
+            assertThat(ready.getString("checks.find { it.name == 'match warm-up' }.data.outcome"))
+                    .startsWith("3 passes of 3 photos, 9 cards found, in ");
             assertThat(index(c).getString("file_name")).isEqualTo(name);
             JsonPath matchOnC = match(c, photo);
             assertThat(matchOnC.getString("index")).isEqualTo(name);

@@ -1,0 +1,101 @@
+package dev.cardcatalog.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cardcatalog.art.ArtFingerprint;
+import dev.cardcatalog.art.ArtIndexFile;
+import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.ArtSettings;
+import io.quarkus.runtime.StartupEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.junit.jupiter.api.Test;
+
+/** {@link MatchWarmUp}: its drawn photos go the whole way an upload goes, and readiness waits for them. */
+class MatchWarmUpTest {
+
+    private static final PhotoMatch PHOTO_MATCH = new PhotoMatch();
+    private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
+
+    /** As {@link MatchResource#rehearse}: the uploads' decoder and card finder, no deadline. */
+    private static List<PhotoMatch.Found> rehearse(byte[] photo, ArtMatcher matcher)
+            throws dev.cardcatalog.art.ImageDecodeException {
+        return PHOTO_MATCH.match(UprightPhoto.decode(photo, DECODER, UploadDeadline.none()), matcher,
+                UploadDeadline.none());
+    }
+
+    @Test
+    void eachPassFindsTheDrawnCardConfidentInTheWholePhotoTheGuideCropAndThePng() throws Exception {
+        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, 1)).isEqualTo(3);
+        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, 2)).isEqualTo(6);
+    }
+
+    @Test
+    void theWholePhotoIsFoundAsOneCardWhereItWasDrawn() throws Exception {
+        var card = MatchWarmUp.card();
+        byte[] photo = MatchWarmUp.encode(MatchWarmUp.onTable(card), "jpg");
+        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of(new ArtIndexFile.Entry(
+                MatchWarmUp.ARTWORK, ArtFingerprint.compute(MatchWarmUp.rgb(card), ArtSettings.FROZEN.zeroOffset()))));
+        List<PhotoMatch.Found> found = rehearse(photo, matcher);
+        assertThat(found).hasSize(1);
+        // drawn 2.2 times as large, centred: its outline is 321 x 449 around (800, 600), so every corner lies
+        // within half the card's diagonal of the centre and beyond a third of it
+        Quad corners = found.get(0).corners();
+        for (int k = 0; k < 4; k++) {
+            double r = Math.hypot(corners.x(k) - 800, corners.y(k) - 600);
+            assertThat(r).as("corner %d", k).isBetween(240.0, 300.0);
+        }
+        assertThat(found.get(0).status()).isEqualTo(MatchStatus.CONFIDENT);
+    }
+
+    @Test
+    void aCardThatIsNotTheDrawnOneIsNotCounted() throws Exception {
+        byte[] other = new byte[ArtFingerprint.BYTES];
+        java.util.Arrays.fill(other, (byte) 0x5A);
+        ArtMatcher elsewhere = ArtMatcher.of(ArtSettings.FROZEN.digest(),
+                List.of(new ArtIndexFile.Entry(UUID.randomUUID(), other)));
+        assertThat(MatchWarmUp.run((photo, matcher) -> rehearse(photo, elsewhere), 1)).isZero();
+    }
+
+    @Test
+    void readinessIsDownUntilThePassesAreDoneAndThenSaysWhatTheyFound() {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        MatchWarmUp warmUp = new MatchWarmUp((photo, matcher) -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return rehearse(photo, matcher);
+        }, 1);
+        assertThat(warmUp.call().getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        warmUp.start(new StartupEvent());
+        assertThat(warmUp.call().getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        release.countDown();
+        await().atMost(Duration.ofMinutes(2)).until(() -> warmUp.call().getStatus() == HealthCheckResponse.Status.UP);
+        assertThat(warmUp.call().getName()).isEqualTo("match warm-up");
+        assertThat(warmUp.call().getData().orElseThrow().get("outcome").toString())
+                .startsWith("1 passes of 3 photos, 3 cards found, in ");
+    }
+
+    @Test
+    void aFailedWarmUpIsReadyAndSaysWhy() {
+        MatchWarmUp warmUp = new MatchWarmUp((photo, matcher) -> {
+            throw new IllegalStateException("no decoder");
+        }, 1);
+        warmUp.start(new StartupEvent());
+        await().atMost(Duration.ofMinutes(1)).until(() -> warmUp.call().getStatus() == HealthCheckResponse.Status.UP);
+        assertThat(warmUp.call().getData().orElseThrow().get("outcome").toString()).contains("no decoder");
+    }
+
+    @Test
+    void noPassesIsReadyAtOnce() {
+        MatchWarmUp warmUp = new MatchWarmUp((photo, matcher) -> {
+            throw new AssertionError("not called");
+        }, 0);
+        assertThat(warmUp.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+    }
+}
