@@ -10,6 +10,7 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.GradientPaint;
@@ -60,6 +61,7 @@ public class MatchWarmUp implements HealthCheck {
     private volatile boolean done;
     private volatile String outcome = "not started";
 
+    @Inject // a second constructor below, for the tests: without this, CDI would not see a bean here
     public MatchWarmUp(MatchResource resource, ScanConfig config) {
         this(resource::rehearse, config.matchWarmUpPasses());
     }
@@ -81,14 +83,19 @@ public class MatchWarmUp implements HealthCheck {
         if (done) {
             return;
         }
+        outcome = "running";
         Thread thread = new Thread(() -> {
             long start = System.nanoTime();
             try {
-                int found = run(rehearsal, passes);
-                outcome = passes + " passes of 3 photos, " + found + " cards found, in "
-                        + (System.nanoTime() - start) / 1_000_000 + " ms";
+                int found = run(rehearsal, 1);
+                long first = System.nanoTime();
+                found += run(rehearsal, passes - 1);
+                outcome = passes + (passes == 1 ? " pass" : " passes") + " of 3 photos, " + found + " cards found, in "
+                        + (System.nanoTime() - start) / 1_000_000 + " ms (the first pass "
+                        + (first - start) / 1_000_000 + " ms)";
                 Log.infof("match code warmed up: %s", outcome);
-            } catch (ImageDecodeException | RuntimeException e) {
+            } catch (ImageDecodeException | RuntimeException | java.awt.AWTError | LinkageError e) {
+                // the last two: no graphics environment to draw in, or a native decoder that did not load
                 outcome = "stopped: " + e;
                 Log.warnf("the match warm-up stopped (%s); the first photos compile the match's code themselves", e);
             } finally {

@@ -31,6 +31,7 @@ class ArtIndexReplicasIT {
             "card-catalog.art.image-hosts", "cards.scryfall.io,c1.scryfall.com",
             "card-catalog.scryfall.image-spacing", "2ms",
             "card-catalog.art.index-poll-interval", "1s",
+            "card-catalog.art.match-warm-up-passes", "3",
             // which instance holds which partition of the commands, for a failure's message
             "quarkus.log.category.\"org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker\""
                     + ".level", "INFO");

@@ -46,6 +46,7 @@ class HostileUploadsIT {
                     "card-catalog.art.image-hosts", "cards.scryfall.io,c1.scryfall.com",
                     "card-catalog.scryfall.image-spacing", "2ms",
                     "card-catalog.art.index-poll-interval", "1s",
+                    "card-catalog.art.match-warm-up-passes", "3",
                     // the deadline is wall-clock time: a loaded machine must not turn a normal match into a 422
                     // (the 2 s default is measured by bench/hostile-match-bench.sh, the deadline itself tested in
                     // HostileUploadsTest at 100 ms); the hostile files still hold an expensive turn at most this long

@@ -64,6 +64,8 @@ final class Instances implements AutoCloseable {
         // an upload's deadline is wall-clock time, and three IT forks share the machine: as in the test profile,
         // room for a loaded machine (HostileUploadsIT sets its own, to test it)
         config.put("card-catalog.art.upload-deadline", "30s");
+        // the match warm-up (about 5 s of CPU a start) only where a test matches photos
+        config.put("card-catalog.art.match-warm-up-passes", "0");
         config.putAll(overrides);
         Map<String, String> variables = new java.util.HashMap<>(TestUsers.environment());
         variables.putAll(environment);
