@@ -50,8 +50,10 @@ import java.util.regex.Pattern;
  *       then the art build it starts, for {@code seconds} into that build: the service's peak RSS ({@code VmHWM},
  *       reset when the phase starts) against the Deployment's 768 MiB limit.</li>
  * </ol>
+ * Phase 2b, after 2: issue 23's item 5 as a benchmark, {@code hostile} clients sending the corpus beside one normal
+ * client that matches a guide crop once a second, for {@code seconds}.
  *
- * <p>Arguments: {@code <seconds> <hostile clients> <normal clients> <cards>}.
+ * <p>Arguments: {@code <seconds> <hostile clients> <normal clients> <cards> [phases, default 1,2,2b,3]}.
  */
 public final class HostileMixBench {
 
@@ -65,6 +67,7 @@ public final class HostileMixBench {
         int hostileClients = Integer.parseInt(args[1]);
         int normalClients = Integer.parseInt(args[2]);
         int cards = Integer.parseInt(args[3]);
+        List<String> phases = List.of((args.length > 4 ? args[4] : "1,2,2b,3").split(","));
         Path dir = Path.of("target/bench/hostile").toAbsolutePath();
         TestData.deleteTree(dir);
         Files.createDirectories(dir);
@@ -76,7 +79,9 @@ public final class HostileMixBench {
                 MatchResource.uploadDecoder(), new SimpleMeterRegistry()).admit(heaviest);
         System.out.printf("heaviest admitted upload: %d bytes, cost %s%n", heaviest.length, heaviestCost);
         Path bulk = dir.resolve("default-cards-" + cards + ".jsonl.gz");
-        BulkFileGenerator.write(cards, bulk, 20261201L);
+        if (phases.contains("3")) {
+            BulkFileGenerator.write(cards, bulk, 20261201L);
+        }
 
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
         EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.shared();
@@ -94,31 +99,61 @@ public final class HostileMixBench {
                 HostileLoad.send(HTTP, service.baseUrl(), "warm-up", "image/jpeg", crop);
             }
 
-            HostileImages.Sample flood = corpus.get(0);
-            List<Long> floodTimes = new ArrayList<>();
-            String floodAnswer = null;
-            for (int k = 0; k < 20; k++) {
-                HostileLoad.Answer answer = HostileLoad.send(HTTP, service.baseUrl(), flood.name(), "image/jpeg",
-                        flood.body());
-                floodTimes.add(answer.millis());
-                floodAnswer = answer.status() + " " + answer.type();
+            if (phases.contains("1")) {
+                floodAlone(service, corpus.get(0));
             }
-            floodTimes.sort(null);
-            System.out.printf("%n== 1. the scan flood alone (%d bytes, 20,000 scans), idle service: answered %s; "
-                    + "p50 %d ms, max %d ms (20 sends); load average %s%n", flood.body().length, floodAnswer,
-                    HostileLoad.percentile(floodTimes, 50), floodTimes.get(floodTimes.size() - 1), loadAverage());
-
-            System.out.printf("%n== 2. %d hostile clients beside %d normal clients for %d s, default configuration; "
-                    + "load average at start %s%n", hostileClients, normalClients, seconds.toSeconds(), loadAverage());
-            HostileLoad.Result mix = HostileLoad.run(service.baseUrl(), corpus, hostileClients, crops, normalClients,
-                    null, seconds);
-            System.out.print(mix.report());
-            System.out.printf("load average at end %s; service peak RSS %d MB%n", loadAverage(),
-                    peakRssKb(service.pid()) / 1024);
-            nativeMemory(service);
+            if (phases.contains("2")) {
+                System.out.printf("%n== 2. %d hostile clients beside %d normal clients for %d s, default "
+                        + "configuration; load average at start %s%n", hostileClients, normalClients,
+                        seconds.toSeconds(), loadAverage());
+                HostileLoad.Result mix = HostileLoad.run(service.baseUrl(), corpus, hostileClients, crops,
+                        normalClients, null, seconds);
+                System.out.print(mix.report());
+                System.out.printf("load average at end %s; service peak RSS %d MB%n", loadAverage(),
+                        peakRssKb(service.pid()) / 1024);
+                nativeMemory(service);
+            }
+            if (phases.contains("2b")) {
+                System.out.printf("%n== 2b. %d hostile clients beside one normal client matching once a second for "
+                        + "%d s (issue 23, item 5), default configuration; load average at start %s%n",
+                        hostileClients, seconds.toSeconds(), loadAverage());
+                HostileLoad.Result paced = HostileLoad.run(service.baseUrl(), corpus, hostileClients, crops, 1,
+                        Duration.ofSeconds(1), seconds);
+                System.out.print(paced.report());
+                System.out.printf("load average at end %s%n", loadAverage());
+            }
         }
 
         // 3: the memory budget full, while a refresh and an art build run
+        if (phases.contains("3")) {
+            memory(postgres, kafka, standIn, dir, bulk, heaviest, seconds, hostileClients, normalClients, cards);
+        }
+        standIn.close();
+        kafka.close();
+        postgres.close();
+        System.exit(0);
+    }
+
+    /** Phase 1: the issue's scan flood alone on the idle service, 20 times. */
+    private static void floodAlone(ServiceProcess service, HostileImages.Sample flood) throws Exception {
+        List<Long> floodTimes = new ArrayList<>();
+        String floodAnswer = null;
+        for (int k = 0; k < 20; k++) {
+            HostileLoad.Answer answer = HostileLoad.send(HTTP, service.baseUrl(), flood.name(), "image/jpeg",
+                    flood.body());
+            floodTimes.add(answer.millis());
+            floodAnswer = answer.status() + " " + answer.type();
+        }
+        floodTimes.sort(null);
+        System.out.printf("%n== 1. the scan flood alone (%d bytes, 20,000 scans), idle service: answered %s; "
+                + "p50 %d ms, max %d ms (20 sends); load average %s%n", flood.body().length, floodAnswer,
+                HostileLoad.percentile(floodTimes, 50), floodTimes.get(floodTimes.size() - 1), loadAverage());
+    }
+
+    /** Phase 3: the heaviest admitted uploads while a refresh and the art build it starts run; the peak RSS. */
+    private static void memory(EmbeddedPostgresServer postgres, EmbeddedKafkaBroker kafka, ScryfallStandIn standIn,
+            Path dir, Path bulk, byte[] heaviest, Duration seconds, int hostileClients, int normalClients, int cards)
+            throws Exception {
         try (ServiceProcess service = start(postgres, kafka, standIn, dir, "memory",
                 Map.of("card-catalog.art.expensive-match-concurrency", "2"))) {
             BenchRefreshes.settle(service, kafka);
@@ -166,10 +201,6 @@ public final class HostileMixBench {
                     peakRssKb(service.pid()) / 1024, maxRss.get() / 1024, maxReserved.get() >> 20, loadAverage());
             nativeMemory(service);
         }
-        standIn.close();
-        kafka.close();
-        postgres.close();
-        System.exit(0);
     }
 
     /** The mix, until {@code stop} is set, in runs of 5 s whose answers are put together. */
