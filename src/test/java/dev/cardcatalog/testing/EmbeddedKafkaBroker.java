@@ -94,18 +94,25 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /**
      * Starts a broker.
      *
-     * @param baseDirectory where its logs live; null for a throwaway directory deleted on close
+     * <p>A throwaway directory is made here, in {@code java.io.tmpdir}, and deleted by {@link #close()} once the
+     * broker has stopped. Kafka's test kit would otherwise make it with its {@code TestUtils.tempDirectory}, which
+     * deletes it from a shutdown hook of its own: at the JVM's exit that hook ran beside the one that stops the
+     * broker, the broker found its log directory gone, and its log-directory failure handler halted the JVM with
+     * status 1. Surefire then failed the build ("Error occurred in starting fork") after every test had passed. For
+     * the same reason a broker's wish to halt or exit the test JVM is printed instead ({@link #keepTheJvm()}).
+     *
+     * @param baseDirectory where its logs live, kept on close; null for a throwaway directory deleted on close
      */
     public static EmbeddedKafkaBroker start(Path baseDirectory) {
+        keepTheJvm();
         try {
             TestKitNodes.Builder nodes = new TestKitNodes.Builder()
                     .setCombined(true)
                     .setNumBrokerNodes(1)
                     .setNumControllerNodes(1)
                     .setBootstrapMetadataVersion(MetadataVersion.latestProduction());
-            if (baseDirectory != null) {
-                nodes.setBaseDirectory(baseDirectory);
-            }
+            nodes.setBaseDirectory(baseDirectory != null ? baseDirectory
+                    : java.nio.file.Files.createTempDirectory("embedded-kafka-"));
             KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes.build())
                     .setConfigProp("offsets.topic.replication.factor", "1")
                     .setConfigProp("offsets.topic.num.partitions", "3")
@@ -259,6 +266,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         if (container != null) {
             container.close();
         }
+    }
+
+    /**
+     * Kafka's broker halts or exits the JVM on a fault it cannot go on from (a log directory gone, a fatal
+     * controller fault); in a test JVM that kills every other test and hides the reason. This prints the status,
+     * the broker's message and where it was asked, to standard error, and leaves the JVM running: the tests that
+     * use the broker then fail on what they see.
+     */
+    private static void keepTheJvm() {
+        org.apache.kafka.common.utils.Exit.Procedure print = (status, message) -> new IllegalStateException(
+                "the embedded Kafka broker asked to end the test JVM with status " + status + ": " + message)
+                .printStackTrace();
+        org.apache.kafka.common.utils.Exit.setHaltProcedure(print);
+        org.apache.kafka.common.utils.Exit.setExitProcedure(print);
     }
 
     private void closeQuietly() {

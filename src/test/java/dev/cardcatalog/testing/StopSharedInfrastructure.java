@@ -6,7 +6,9 @@ import org.junit.platform.launcher.LauncherSessionListener;
 /**
  * Stops the test JVM's shared Kafka broker and PostgreSQL once every test has run, one after the other, while the
  * JVM is still running normally. Left to their shutdown hooks, they stopped concurrently with each other and with
- * the JVM's exit, and the forked test JVM once ended with a non-zero status after every test had passed.
+ * the JVM's exit, and the forked test JVM once ended with a non-zero status after every test had passed (the
+ * cause, Kafka's test kit deleting the broker's directory from a hook of its own, is gone since: see
+ * {@link EmbeddedKafkaBroker#start}).
  * Registered in {@code META-INF/services/org.junit.platform.launcher.LauncherSessionListener}; active in the
  * integration-test JVM only.
  */
