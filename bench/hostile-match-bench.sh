@@ -11,7 +11,8 @@
 #   bench/hostile-match-bench.sh [--seconds 60] [--hostile 8] [--normal 8] [--cards 110000] [--phases 1,2,2b,3]
 #
 # BENCH_JAVA_OPTS go to the driver, e.g. "-Dbench.service-options=-XX:NativeMemoryTracking=summary" (the service's
-# memory as the JVM counts it, printed after each phase) or "-Dbench.service-env=MALLOC_ARENA_MAX=2".
+# memory as the JVM counts it, printed after each phase) or "-Dbench.service-env=MALLOC_ARENA_MAX=16" (the service runs
+# with 2, as the Deployment runs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_RUN=60

@@ -106,11 +106,16 @@ public final class HostileMixBench {
                 System.out.printf("%n== 2. %d hostile clients beside %d normal clients for %d s, default "
                         + "configuration; load average at start %s%n", hostileClients, normalClients,
                         seconds.toSeconds(), loadAverage());
+                System.out.printf("service peak RSS before the phase %d MiB (VmHWM since its start: the refresh and "
+                        + "art build of the sample, the warm-ups); reset now%n", peakRssKb(service.pid()) / 1024);
+                nativeMemory(service);
+                Files.writeString(Path.of("/proc/" + service.pid() + "/clear_refs"), "5");
                 HostileLoad.Result mix = HostileLoad.run(service.baseUrl(), corpus, hostileClients, crops,
                         normalClients, null, seconds);
+
                 System.out.print(mix.report());
-                System.out.printf("load average at end %s; service peak RSS %d MB%n", loadAverage(),
-                        peakRssKb(service.pid()) / 1024);
+                System.out.printf("load average at end %s; service peak RSS (VmHWM) during the phase %d MiB%n",
+                        loadAverage(), peakRssKb(service.pid()) / 1024);
                 nativeMemory(service);
             }
             if (phases.contains("2b")) {
@@ -236,6 +241,7 @@ public final class HostileMixBench {
             jvm.addAll(List.of(extra.trim().split("\\s+")));
         }
         Map<String, String> environment = new java.util.HashMap<>(TestUsers.environment());
+        environment.put("MALLOC_ARENA_MAX", "2"); // as the Deployment runs it; bench.service-env may change it
         for (String pair : System.getProperty("bench.service-env", "").split(",")) {
             if (pair.contains("=")) {
                 environment.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
@@ -243,8 +249,8 @@ public final class HostileMixBench {
         }
         ServiceProcess service = ServiceProcess.start(0, jvm, config, environment, dir.resolve(name + ".log"),
                 Duration.ofMinutes(3));
-        System.out.printf("service %s: pid %d, %s, %s, environment %s%n", name, service.pid(), jvm, overrides,
-                System.getProperty("bench.service-env", ""));
+        System.out.printf("service %s: pid %d, %s, %s, MALLOC_ARENA_MAX=%s%n", name, service.pid(), jvm, overrides,
+                environment.get("MALLOC_ARENA_MAX"));
         return service;
     }
 

@@ -50,8 +50,8 @@ class HostileUploadsIT {
                     // the deadline is wall-clock time: a loaded machine must not turn a normal match into a 422
                     // (the 2 s default is measured by bench/hostile-match-bench.sh, the deadline itself tested in
                     // HostileUploadsTest at 100 ms); the hostile files still hold an expensive turn at most this long
-                    "card-catalog.art.upload-deadline", "15s"), Map.of(),
-                    // the Deployment's heap and collector (deploy/base/deployment.yaml)
+                    "card-catalog.art.upload-deadline", "15s"), Map.of("MALLOC_ARENA_MAX", "2"),
+                    // the Deployment's heap, collector and malloc arenas (deploy/base/deployment.yaml)
                     List.of("-Xmx256m", "-XX:+UseSerialGC"));
             instances.awaitConsumers();
             succeed(service, post(service, "/api/refreshes"));

@@ -215,6 +215,10 @@ class ManifestsTest {
         Matcher cache = Pattern.compile("-Dorg\\.bytedeco\\.javacpp\\.cachedir=(\\S+)").matcher(options);
         assertThat(cache.find()).as("the JavaCPP cache directory is set").isTrue();
         assertThat(mounts).anySatisfy(mount -> assertThat(cache.group(1)).startsWith(mount + "/"));
+        // a few malloc arenas, in the image and the Deployment: a native decode's memory is reused, not kept in an
+        // arena per thread (the hostile mix grew the process past the memory limit without it)
+        assertThat(value(env(container).get("MALLOC_ARENA_MAX"))).isEqualTo("2");
+        assertThat(Files.readString(Path.of("src/main/docker/Dockerfile.jvm"))).contains("ENV MALLOC_ARENA_MAX=2");
     }
 
     @Test
