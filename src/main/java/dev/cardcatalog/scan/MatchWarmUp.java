@@ -168,7 +168,7 @@ public class MatchWarmUp implements HealthCheck {
     }
 
     /** The card printed {@code factor} times as large, as a guide crop of a phone is. */
-    private static BufferedImage scaled(BufferedImage card, int factor) {
+    static BufferedImage scaled(BufferedImage card, int factor) {
         BufferedImage out = new BufferedImage(card.getWidth() * factor, card.getHeight() * factor,
                 BufferedImage.TYPE_INT_RGB);
         Graphics2D g = out.createGraphics();

@@ -14,7 +14,9 @@ import java.util.function.Supplier;
  * takes its nearest artworks ({@link ArtMatcher#nearest}) and their {@link MatchStatus}, and lists the cards in
  * reading order ({@link ReadingOrder}).
  *
- * <p>What is tried for one card, all in one {@code nearest} call so that its nearest <em>other</em> artwork is the
+ * <p>First, a photo of a card's shape is taken whole: when it is then confident of one artwork it is a guide crop
+ * and is answered so, without a search ({@link #guideCrop}). Otherwise, what is tried for one card, all in one
+ * {@code nearest} call so that its nearest <em>other</em> artwork is the
  * nearest over everything tried:
  * <ul>
  *   <li>each of its outlines ({@link CardFinder.FoundCard}: a sleeve or a pocket, its edge, the inside of its
@@ -52,6 +54,11 @@ public final class PhotoMatch {
 
     /** The most outlines tried per card (each at two or four turns of six offsets). */
     static final int MAX_TRIES = 9;
+
+    /** The shortest shorter-to-longer side ratio of a photo taken whole as a guide crop before it is searched. */
+    static final double GUIDE_RATIO_MIN = 0.62;
+    /** The longest such ratio. */
+    static final double GUIDE_RATIO_MAX = 0.82;
 
     /** A card that covers at least this share of the photo may be the photo itself (a guide crop). */
     static final double GUIDE_SHARE = 0.5;
@@ -95,6 +102,10 @@ public final class PhotoMatch {
      */
     public List<Found> match(UprightPhoto photo, ArtMatcher matcher, UploadDeadline deadline) {
         RgbImage image = photo.image();
+        Found crop = guideCrop(photo, image, matcher, deadline);
+        if (crop != null) {
+            return List.of(crop);
+        }
         boolean[] page = new boolean[1];
         List<Found> cards = pass(photo, image, CardFinder.SEARCH_SIDE, photo::finer, true, matcher, deadline, page);
         if ((page[0] || cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN)) && photo.finer() != null) {
@@ -148,6 +159,27 @@ public final class PhotoMatch {
             cards.add(t.found(sx, sy));
         }
         return cards;
+    }
+
+    /**
+     * The photo taken whole as the card, when it has a card's shape (its shorter side {@value #GUIDE_RATIO_MIN} to
+     * {@value #GUIDE_RATIO_MAX} of its longer; a card's is 63:88, 0.716) and is then {@link MatchStatus#CONFIDENT}
+     * of one artwork: a scanner app's guide crop (§5.9), answered as before cards were found, its corners the
+     * photo's, without searching it for cards. The search costs some 30 times the whole match, and a guide crop is
+     * what most uploads are; a photo of a card lying on a table, or of a page, is not confident taken whole, so it
+     * is searched. Null otherwise.
+     */
+    private Found guideCrop(UprightPhoto photo, RgbImage image, ArtMatcher matcher, UploadDeadline deadline) {
+        double ratio = (double) Math.min(image.width(), image.height()) / Math.max(image.width(), image.height());
+        if (ratio < GUIDE_RATIO_MIN || ratio > GUIDE_RATIO_MAX) {
+            return null;
+        }
+        deadline.check("matching the cards");
+        Tried whole = tryCard(image, () -> null, null, true, matcher, deadline);
+        if (whole.status != MatchStatus.CONFIDENT) {
+            return null;
+        }
+        return whole.found((double) photo.width() / image.width(), (double) photo.height() / image.height());
     }
 
     private static long recognised(List<Found> cards) {

@@ -124,9 +124,10 @@ class CardFinderTest {
     void findingStopsAtTheUploadsDeadlineNamingTheStep() throws Exception {
         PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(3, 77, CaptureSimulator.Severity.REALISTIC);
         UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
-        // a clock that moves a second each time it is read: the deadline of 1.5 s passes at the second check
+        // a clock that moves a second each time it is read: the deadline of 2.5 s passes at the third check, the
+        // search's first (a 4:3 photo is first taken whole, as a guide crop would be, with two checks)
         AtomicLong now = new AtomicLong();
-        UploadDeadline deadline = UploadDeadline.after(Duration.ofMillis(1500), () -> now.getAndAdd(1_000_000_000L));
+        UploadDeadline deadline = UploadDeadline.after(Duration.ofMillis(2500), () -> now.getAndAdd(1_000_000_000L));
         ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of());
         assertThatThrownBy(() -> new PhotoMatch().match(upright, matcher, deadline))
                 .isInstanceOf(ProblemException.class).hasMessageContaining("finding the cards");
