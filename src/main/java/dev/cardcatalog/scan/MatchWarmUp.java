@@ -31,7 +31,8 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * Runs the match's code at start, before the replica reports ready: a whole photo of a card on a table (a JPEG of
  * 1,600 × 1,200, the card turned 12°), the same card as a guide crop (a JPEG) and as a PNG, each decoded by the
- * uploads' own decoder and matched by the uploads' own {@link PhotoMatch} against an index of that one card,
+ * uploads' own decoder and matched by the uploads' own {@link PhotoMatch} (the crops by its guide-crop path, the
+ * photo by its search) against an index of that one card,
  * {@code card-catalog.art.match-warm-up-passes} times. The photos are drawn here, nothing is read from disk or the
  * network, and the art index is not touched.
  *
@@ -178,7 +179,7 @@ public class MatchWarmUp implements HealthCheck {
         return out;
     }
 
-    /** A 1,600 × 1,200 photo of the card lying on a table, about a quarter of the frame high, turned 12°. */
+    /** A 1,600 × 1,200 photo of the card lying on a table, 2.2 times its size (a third of the frame), turned 12°. */
     static BufferedImage onTable(BufferedImage card) {
         BufferedImage photo = new BufferedImage(1600, 1200, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = photo.createGraphics();
