@@ -121,8 +121,7 @@ public class MatchWarmUp implements HealthCheck {
      */
     static int run(Rehearsal rehearsal, int passes) throws ImageDecodeException {
         BufferedImage card = card();
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of(new ArtIndexFile.Entry(ARTWORK,
-                ArtFingerprint.compute(rgb(card), ArtSettings.FROZEN.zeroOffset()))));
+        ArtMatcher matcher = indexOf(card);
         List<byte[]> photos = List.of(encode(onTable(card), "jpg"), encode(scaled(card, 3), "jpg"),
                 encode(card, "png"));
         int found = 0;
@@ -137,6 +136,12 @@ public class MatchWarmUp implements HealthCheck {
             }
         }
         return found;
+    }
+
+    /** An index of one artwork, {@link #ARTWORK}: {@code card}'s, fingerprinted as an art build fingerprints it. */
+    static ArtMatcher indexOf(BufferedImage card) {
+        return ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of(new ArtIndexFile.Entry(ARTWORK,
+                ArtFingerprint.compute(rgb(card), ArtSettings.FROZEN.zeroOffset()))));
     }
 
     /** A card as Scryfall's {@code small} image is (146 × 204): a black border, a frame, and an artwork in it. */

@@ -2,10 +2,7 @@ package dev.cardcatalog.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.util.List;
@@ -20,9 +17,7 @@ class GuideCropTest {
 
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
     private static final BufferedImage CARD = MatchWarmUp.card();
-    private static final ArtMatcher MATCHER = ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of(
-            new ArtIndexFile.Entry(MatchWarmUp.ARTWORK, ArtFingerprint.compute(MatchWarmUp.rgb(CARD),
-                    ArtSettings.FROZEN.zeroOffset()))));
+    private static final ArtMatcher MATCHER = MatchWarmUp.indexOf(CARD);
 
     private static List<PhotoMatch.Found> match(BufferedImage photo) throws Exception {
         return new PhotoMatch().match(UprightPhoto.decode(MatchWarmUp.encode(photo, "jpg"), DECODER,

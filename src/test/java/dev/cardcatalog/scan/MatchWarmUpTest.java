@@ -37,9 +37,7 @@ class MatchWarmUpTest {
     void theWholePhotoIsFoundAsOneCardWhereItWasDrawn() throws Exception {
         var card = MatchWarmUp.card();
         byte[] photo = MatchWarmUp.encode(MatchWarmUp.onTable(card), "jpg");
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of(new ArtIndexFile.Entry(
-                MatchWarmUp.ARTWORK, ArtFingerprint.compute(MatchWarmUp.rgb(card), ArtSettings.FROZEN.zeroOffset()))));
-        List<PhotoMatch.Found> found = rehearse(photo, matcher);
+        List<PhotoMatch.Found> found = rehearse(photo, MatchWarmUp.indexOf(card));
         assertThat(found).hasSize(1);
         // drawn 2.2 times as large, centred: its outline is 321 x 449 around (800, 600), so every corner lies
         // within half the card's diagonal of the centre and beyond a third of it
