@@ -97,8 +97,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * <p>A throwaway directory is made here, in {@code java.io.tmpdir}, and deleted by {@link #close()} once the
      * broker has stopped. Kafka's test kit would otherwise make it with its {@code TestUtils.tempDirectory}, which
      * deletes it from a shutdown hook of its own: at the JVM's exit that hook ran beside the one that stops the
-     * broker, the broker found its log directory gone, and its log-directory failure handler halted the JVM with
-     * status 1. Surefire then failed the build ("Error occurred in starting fork") after every test had passed. For
+     * broker, and a broker that wrote to its logs after they were gone ended the JVM with status 1 (reproduced
+     * outside the suite; Kafka halts when its log directories fail). Surefire then failed the build ("Error occurred in starting fork") after every test had passed. For
      * the same reason a broker's wish to halt or exit the test JVM is printed instead ({@link #keepTheJvm()}).
      *
      * @param baseDirectory where its logs live, kept on close; null for a throwaway directory deleted on close
