@@ -4,6 +4,7 @@ import dev.cardcatalog.platform.BusyException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -17,9 +18,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * its answer; one that does not fit is refused at once with a {@link BusyException} (503 {@code service-busy},
  * {@code Retry-After}), never made to wait.
  *
- * <p>Metrics: {@code art.decode.memory.reserved} (gauge, bytes) and {@code art.decode.memory.refused} (counter).
+ * <p>Metrics: {@code art.decode.memory.reserved} (gauge, bytes) and {@code art.decode.memory.refused} (counter),
+ * both from the start (the bean is created at startup, not by the first upload that reaches its turn).
  * Thread-safe.
  */
+@Startup
 @ApplicationScoped
 public class DecodeMemory {
 
