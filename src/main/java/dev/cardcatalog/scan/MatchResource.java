@@ -10,6 +10,7 @@ import dev.cardcatalog.platform.ProblemException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -63,6 +64,7 @@ public class MatchResource {
     private final UploadAdmission admission;
     private final DecodeMemory memory;
     private final Duration deadline;
+    private final Duration refusalPause;
     private final PhotoMatch photoMatch = new PhotoMatch();
 
     public MatchResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ScanConfig config,
@@ -72,6 +74,10 @@ public class MatchResource {
         this.limit = limit;
         this.memory = memory;
         this.deadline = config.uploadDeadline();
+        this.refusalPause = config.refusalPause();
+        if (refusalPause.isNegative()) {
+            throw new IllegalArgumentException("card-catalog.art.refusal-pause must not be negative");
+        }
         UploadLimits limits = UploadLimits.of(config);
         if (config.uploadScaledDecoding()) {
             this.decoder = uploadDecoder(limits); // logs which decoder serves uploads (ScaledJpegDecoder)
@@ -187,7 +193,9 @@ public class MatchResource {
      * ({@link UploadAdmission}: 400 for what no camera writes or what declares too much work or memory); it waits
      * for a turn of its pool, cheap or expensive ({@link MatchLimit}); with the turn it reserves the memory its
      * header says it needs ({@link DecodeMemory}: 503 at once when it does not fit); then its decoding and matching
-     * have {@code card-catalog.art.upload-deadline} together ({@link UploadDeadline}: 422 past it).
+     * have {@code card-catalog.art.upload-deadline} together ({@link UploadDeadline}: 422 past it). A refused
+     * upload's answer (400 or 422) is sent {@code card-catalog.art.refusal-pause} later, by a timer
+     * ({@link #refused}).
      */
     @POST
     @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
@@ -204,7 +212,7 @@ public class MatchResource {
             + "order, each with its corners, its status and its nearest artworks, nearest first.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = MatchesView.class)))
-    public MatchesView match(@RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB "
+    public Uni<MatchesView> match(@RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB "
             + "(20,971,520 bytes, `quarkus.http.limits.max-body-size`), received whole within 10 s "
             + "(`card-catalog.art.upload-timeout`).", required = true, content = {
                 @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary",
@@ -213,13 +221,31 @@ public class MatchResource {
                         maxLength = MAX_BODY_BYTES)),
                 @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM, schema = @Schema(type = SchemaType.STRING,
                         format = "binary", maxLength = MAX_BODY_BYTES))}) InputStream body) {
-        byte[] upload = received(body);
-        UploadCost cost = admission.admit(upload);
-        return limit.run(cost.expensive(), () -> {
-            try (DecodeMemory.Reservation reserved = memory.reserve(cost.memoryBytes())) {
-                return admission.counted(() -> matchUpload(upload, UploadDeadline.after(deadline)));
-            }
-        });
+        try {
+            byte[] upload = received(body);
+            UploadCost cost = admission.admit(upload);
+            return Uni.createFrom().item(limit.run(cost.expensive(), () -> {
+                try (DecodeMemory.Reservation reserved = memory.reserve(cost.memoryBytes())) {
+                    return admission.counted(() -> matchUpload(upload, UploadDeadline.after(deadline)));
+                }
+            }));
+        } catch (ProblemException e) {
+            return refused(e);
+        }
+    }
+
+    /**
+     * The failed answer {@code e}: a refusal of the upload itself (400, or 422 past its deadline) after the
+     * refusal pause, on a timer that holds no thread and no turn, so that refusals sent back to back cannot keep the
+     * cores (issue 23 item 5); any other (404, 503) at once.
+     */
+    private Uni<MatchesView> refused(ProblemException e) {
+        int status = e.problem().status();
+        if (refusalPause.isZero() || (status != 400 && status != 422)) {
+            return Uni.createFrom().failure(e);
+        }
+        return Uni.createFrom().voidItem().onItem().delayIt().by(refusalPause)
+                .onItem().transformToUni(paused -> Uni.createFrom().failure(e));
     }
 
     /** The upload, already in memory ({@link MatchUploads}); 400 when it is empty. */

@@ -34,7 +34,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,7 +49,7 @@ import org.junit.jupiter.api.Test;
  * answered 4xx problem+json with its stable type, none takes a turn it cannot give back, and the memory reserved and
  * the turns are free once all are answered. Here an upload's deadline is 100 ms ({@link UploadTimeoutProfile}), so
  * one made to take longer is answered 422 whatever the machine's speed. The answers' times are logged, not asserted
- * (docs/benchmarks.md has the figures).
+ * (docs/benchmarks.md has the figures); each refusal's only lower bound, the refusal pause, is.
  */
 @QuarkusTest
 @TestProfile(UploadTimeoutProfile.class)
@@ -91,6 +96,34 @@ class HostileUploadsTest {
         assertThat(answer.jsonPath().getInt("limit")).isEqualTo(100);
         assertThat(answer.jsonPath().getString("detail")).contains("more than 100 scans");
         assertThat(metric("art_matches_too_costly_total", "type=\"too-many-scans\"")).isEqualTo(before + 1);
+    }
+
+    @Test
+    void refusalsSentAtOnceAreEachAnsweredNoSoonerThanThePauseAndHoldNoTurn() throws Exception {
+        Duration pause = ConfigProvider.getConfig().getValue("card-catalog.art.refusal-pause", Duration.class);
+        assertThat(pause).as("the default pause").isEqualTo(Duration.ofMillis(250));
+        // 8 at once fit this profile's 3 MiB upload buffer, which holds each body until its answer is sent
+        byte[] flood = HostileImages.scanFlood(2_000);
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<long[]>> sent = new ArrayList<>();
+            for (int k = 0; k < 8; k++) {
+                sent.add(clients.submit(() -> {
+                    long start = System.nanoTime();
+                    Response answer = match("image/jpeg", flood);
+                    return new long[] {answer.statusCode(), (System.nanoTime() - start) / 1_000_000};
+                }));
+            }
+            for (Future<long[]> answer : sent) {
+                long[] statusAndMillis = answer.get(60, TimeUnit.SECONDS);
+                assertThat(statusAndMillis[0]).isEqualTo(400);
+                // a lower bound, whatever the machine's speed: the answer waited the pause on its timer
+                assertThat(statusAndMillis[1]).isGreaterThanOrEqualTo(pause.toMillis());
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        assertTurnsAndMemoryFree();
     }
 
     @Test
