@@ -31,38 +31,63 @@ import java.util.stream.IntStream;
  *       wrong.</li>
  * </ul>
  * For each row the whole confusion: the first card's status (confident, ambiguous, unknown) × whether its nearest
- * artwork is the photo's (right, wrong), and photos with no card at all. Accuracy does not depend on load.
+ * artwork is the photo's (right, wrong), and photos with no card at all. After each row, the rule table over every
+ * card seen so far: for each candidate {@link MatchStatus} rule (nearest within {@code near} bits, the nearest other
+ * artwork at least {@code margin} bits farther), how many cards of indexed art it makes confident and right, and how
+ * many cards it makes confident and wrong; then the distances of every card the current rule made confident-wrong.
+ * Accuracy does not depend on load.
  */
 final class PhotoRows {
 
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
     private static final PhotoMatch MATCH = new PhotoMatch();
+    private static final int[] NEARS = {200, 225, 250, 275, 300};
+    private static final int[] MARGINS = {40, 60, 80, 100, 120, 150};
+
+    /**
+     * One card seen: the distance of its nearest artwork and of the nearest other one (bits; MAX_VALUE when there is
+     * none), whether the nearest is the card's own artwork, and whether that artwork is in the index.
+     */
+    private record Seen(int nearest, int other, boolean right, boolean indexed) {
+
+        static Seen of(PhotoMatch.Found card, boolean right, boolean indexed) {
+            List<PhotoMatch.Item> items = card.nearest();
+            return new Seen(items.get(0).distance(), items.size() > 1 ? items.get(1).distance() : Integer.MAX_VALUE,
+                    right, indexed);
+        }
+
+        boolean confident(int near, int margin) {
+            return nearest <= near && (long) other - nearest >= margin;
+        }
+    }
+
+    private static final java.util.Queue<Seen> SEEN = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private PhotoRows() {
     }
 
     static void run(ArtMatcher matcher, int photos, int pages, int indexed) {
         for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
-            row("guide crops, indexed art", severity, photos, matcher, k -> k,
+            row("guide crops, indexed art", severity, photos, matcher, true, k -> k,
                     k -> CaptureSimulator.captureJpeg(k, 7_000 + k, severity));
         }
         for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
-            row("whole photos, indexed art", severity, photos, matcher, k -> k,
+            row("whole photos, indexed art", severity, photos, matcher, true, k -> k,
                     k -> PhotoSimulator.wholePhoto(k, 24_000 + k, severity).jpeg());
         }
         binder(matcher, pages, indexed, CaptureSimulator.Severity.REALISTIC);
         int n = matcher.size();
         for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
-            row("guide crops, art NOT in the index", severity, photos, matcher, k -> n + k,
+            row("guide crops, art NOT in the index", severity, photos, matcher, false, k -> n + k,
                     k -> CaptureSimulator.captureJpeg(n + k, 7_000 + k, severity));
-            row("whole photos, art NOT in the index", severity, photos, matcher, k -> n + k,
+            row("whole photos, art NOT in the index", severity, photos, matcher, false, k -> n + k,
                     k -> PhotoSimulator.wholePhoto(n + k, 24_000 + k, severity).jpeg());
         }
     }
 
     /** Cells: 0-2 confident/ambiguous/unknown right, 3-5 the same wrong, 6 no card. */
     private static void row(String what, CaptureSimulator.Severity severity, int photos, ArtMatcher matcher,
-            java.util.function.IntUnaryOperator art, java.util.function.IntFunction<byte[]> photo) {
+            boolean indexed, java.util.function.IntUnaryOperator art, java.util.function.IntFunction<byte[]> photo) {
         AtomicIntegerArray cells = new AtomicIntegerArray(7);
         long t0 = System.nanoTime();
         IntStream.range(0, photos).parallel().forEach(k -> {
@@ -74,8 +99,28 @@ final class PhotoRows {
             PhotoMatch.Found first = cards.get(0);
             boolean right = first.nearest().get(0).artworkId().equals(artworkId(art.applyAsInt(k)));
             cells.incrementAndGet(first.status().ordinal() + (right ? 0 : 3));
+            SEEN.add(Seen.of(first, right, indexed));
         });
         print(what + ", " + severity.name().toLowerCase(Locale.ROOT), photos, cells, t0);
+        rules();
+    }
+
+    /** The rule table over every card seen so far (see the class comment). */
+    private static void rules() {
+        List<Seen> seen = List.copyOf(SEEN);
+        System.out.printf(Locale.ROOT, "%n## Rules, over the %d cards seen so far (%d of indexed art)%n", seen.size(),
+                seen.stream().filter(Seen::indexed).count());
+        System.out.println("  near margin  confident-right  confident-wrong");
+        for (int near : NEARS) {
+            for (int margin : MARGINS) {
+                long right = seen.stream().filter(s -> s.indexed() && s.right() && s.confident(near, margin)).count();
+                long wrong = seen.stream().filter(s -> !s.right() && s.confident(near, margin)).count();
+                System.out.printf(Locale.ROOT, "  %4d %6d  %15d  %15d%n", near, margin, right, wrong);
+            }
+        }
+        seen.stream().filter(s -> !s.right() && s.confident(MatchStatus.NEAR, MatchStatus.MARGIN))
+                .forEach(s -> System.out.printf(Locale.ROOT, "  confident-wrong today: nearest %d, other %d (%s)%n",
+                        s.nearest(), s.other(), s.indexed() ? "indexed art" : "art not in the index"));
     }
 
     private static void binder(ArtMatcher matcher, int pages, int indexed, CaptureSimulator.Severity severity) {
@@ -98,6 +143,7 @@ final class PhotoRows {
                 }
                 boolean right = found.nearest().get(0).artworkId().equals(artworkId((int) placed.artSeed()));
                 cells.incrementAndGet(found.status().ordinal() + (right ? 0 : 3));
+                SEEN.add(Seen.of(found, right, true));
                 if (right && found.status() == MatchStatus.CONFIDENT) {
                     good++;
                 }
@@ -111,6 +157,7 @@ final class PhotoRows {
         print("binder pages of nine (cards), " + severity.name().toLowerCase(Locale.ROOT), pages * 9, cells, t0);
         System.out.printf(Locale.ROOT, "  pages with all nine found, right and confident (and nothing else): %d / %d%n",
                 whole[0], pages);
+        rules();
     }
 
     /** The card found whose centre is nearest the placed card's, within 5 % of the photo's width; null if none. */
