@@ -61,13 +61,15 @@ class CardFinderTest {
     }
 
     @Test
-    void theStatusIsConfidentOnlyWithinThreeHundredBitsAndSixtyNearerThanAnyOther() {
+    void theStatusIsConfidentOnlyWithinThreeHundredBitsAndAHundredNearerThanAnyOther() {
         assertThat(MatchStatus.of(List.of())).isEqualTo(MatchStatus.UNKNOWN);
-        assertThat(MatchStatus.of(matches(300, 360))).isEqualTo(MatchStatus.CONFIDENT);
-        assertThat(MatchStatus.of(matches(300, 359))).isEqualTo(MatchStatus.AMBIGUOUS);
+        assertThat(MatchStatus.of(matches(300, 400))).isEqualTo(MatchStatus.CONFIDENT);
+        assertThat(MatchStatus.of(matches(300, 399))).isEqualTo(MatchStatus.AMBIGUOUS);
         assertThat(MatchStatus.of(matches(301, 900))).isEqualTo(MatchStatus.UNKNOWN);
         assertThat(MatchStatus.of(matches(0))).isEqualTo(MatchStatus.CONFIDENT);
         assertThat(MatchStatus.of(matches(120, 150, 400))).isEqualTo(MatchStatus.AMBIGUOUS);
+        // the widest-margin wrong answer the benchmark saw (art not in the index): 289 bits, the next 379
+        assertThat(MatchStatus.of(matches(289, 379))).isEqualTo(MatchStatus.AMBIGUOUS);
         assertThat(MatchStatus.CONFIDENT.wire()).isEqualTo("confident");
     }
 
