@@ -100,5 +100,25 @@ final class Instances implements AutoCloseable {
     @Override
     public void close() {
         started.forEach(ServiceProcess::close);
+        keepLogs();
+    }
+
+    /**
+     * Copies the instances' logs to {@code target/it-logs/<the IT's class>/}, since the next IT of this fork deletes
+     * {@link #ROOT}: a failed IT's service output stays to be read after the suite.
+     */
+    private void keepLogs() {
+        String test = StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
+                .filter(name -> name.endsWith("IT")).findFirst())
+                .map(name -> name.substring(name.lastIndexOf('.') + 1)).orElse("instances");
+        Path kept = Path.of("target", "it-logs", test);
+        try (java.util.stream.Stream<Path> files = Files.list(root)) {
+            Files.createDirectories(kept);
+            for (Path log : files.filter(file -> file.getFileName().toString().endsWith(".log")).toList()) {
+                Files.copy(log, kept.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            System.err.println("the instances' logs could not be kept in " + kept + ": " + e);
+        }
     }
 }
