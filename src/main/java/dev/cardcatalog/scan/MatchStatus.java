@@ -39,11 +39,27 @@ public enum MatchStatus {
      * @param nearest the nearest artworks (one entry per artwork), possibly empty
      */
     public static MatchStatus of(List<ArtMatcher.Match> nearest) {
-        if (nearest.isEmpty() || nearest.get(0).distance() > NEAR) {
+        if (nearest.isEmpty()) {
             return UNKNOWN;
         }
-        int second = nearest.size() > 1 ? nearest.get(1).distance() : Integer.MAX_VALUE;
-        return (long) second - nearest.get(0).distance() >= MARGIN ? CONFIDENT : AMBIGUOUS;
+        return of(nearest.get(0).distance(), nearest.size() > 1 ? nearest.get(1).distance() : Integer.MAX_VALUE,
+                NEAR, MARGIN);
+    }
+
+    /**
+     * The status by this rule with other bounds (the benchmark's candidate rules; {@link #of(List)} uses
+     * {@link #NEAR} and {@link #MARGIN}).
+     *
+     * @param nearest the nearest artwork's distance, bits
+     * @param other   the nearest other artwork's distance, bits; {@link Integer#MAX_VALUE} when there is none
+     * @param near    bits within which an artwork is close
+     * @param margin  bits by which the nearest must be nearer than the other to be confident
+     */
+    public static MatchStatus of(int nearest, int other, int near, int margin) {
+        if (nearest > near) {
+            return UNKNOWN;
+        }
+        return (long) other - nearest >= margin ? CONFIDENT : AMBIGUOUS;
     }
 
     /** The name in answers: {@code confident}, {@code ambiguous}, {@code unknown}. */

@@ -57,7 +57,7 @@ final class PhotoRows {
         }
 
         boolean confident(int near, int margin) {
-            return nearest <= near && (long) other - nearest >= margin;
+            return MatchStatus.of(nearest, other, near, margin) == MatchStatus.CONFIDENT;
         }
     }
 
