@@ -252,18 +252,7 @@ public record JpegStructure(int width, int height, int components, int frame, bo
                             java.util.Locale.ROOT, "the JPEG has more than %,d scans (a camera writes 1 to about 10)",
                             maxScans));
                 }
-                // Skip the entropy-coded data: it ends at the first marker other than a stuffed 0xFF00 or
-                // a restart marker.
-                pos += 2 + length;
-                while (pos + 1 < b.length) {
-                    if ((b[pos] & 0xFF) == 0xFF) {
-                        int next = b[pos + 1] & 0xFF;
-                        if (next != 0x00 && next != 0xFF && (next < 0xD0 || next > 0xD7)) {
-                            break;
-                        }
-                    }
-                    pos++;
-                }
+                pos = endOfEntropyCodedData(b, pos + 2 + length);
                 continue;
             }
             pos += 2 + length;
@@ -331,6 +320,38 @@ public record JpegStructure(int width, int height, int components, int frame, bo
             }
         }
         return true;
+    }
+
+    /**
+     * Where the entropy-coded data that starts at {@code from} ends: the position of the first marker other than a
+     * stuffed 0xFF00, a fill byte or a restart marker (ITU T.81 B.1.1.5, F.1.2.3); {@code b.length - 1} or more
+     * when the file ends first. Eight bytes are looked at a time while none of them is 0xFF, as scan data is
+     * almost all of a photo and 0xFF about one byte in 256 of it.
+     */
+    static int endOfEntropyCodedData(byte[] b, int from) {
+        int pos = from;
+        while (pos + 1 < b.length) {
+            while (pos + 10 <= b.length && !hasFfByte((long) LONGS.get(b, pos))) {
+                pos += 8;
+            }
+            if ((b[pos] & 0xFF) == 0xFF) {
+                int next = b[pos + 1] & 0xFF;
+                if (next != 0x00 && next != 0xFF && (next < 0xD0 || next > 0xD7)) {
+                    break;
+                }
+            }
+            pos++;
+        }
+        return pos;
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Whether one of the eight bytes of {@code v} is 0xFF: a zero byte of its complement (the classic SWAR test). */
+    private static boolean hasFfByte(long v) {
+        long x = ~v;
+        return ((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) != 0;
     }
 
     private static boolean isStartOfFrame(int marker) {

@@ -151,4 +151,69 @@ class MarkerWalkTest {
         PngStructure declared = PngStructure.scan(HostileImages.pngWithDeclaredSize(png, Integer.MAX_VALUE, 1), 10);
         assertThat(declared.width()).isEqualTo(Integer.MAX_VALUE);
     }
+
+    @Test
+    void theEntropyCodedDataEndsAtTheFirstMarkerWhereverItLiesAndWhateverComesBeforeIt() {
+        // the bytes a marker may follow in scan data: stuffed 0xFF00, fill bytes, restart markers, and plain data
+        byte[][] before = {{}, {0x12}, {(byte) 0xFF, 0x00}, {(byte) 0xFF, (byte) 0xFF}, {(byte) 0xFF, (byte) 0xD0},
+                {(byte) 0xFF, (byte) 0xD7}, {(byte) 0xFE, (byte) 0xFF, 0x00, (byte) 0x7F}};
+        int[] markers = {0xD9, 0xDA, 0xC4, 0xD8, 0xCF, 0x01};
+        java.util.Random random = new java.util.Random(24);
+        int checked = 0;
+        for (int length = 0; length <= 40; length++) {
+            for (byte[] prefix : before) {
+                for (int marker : markers) {
+                    byte[] data = new byte[length + prefix.length + 2 + 3];
+                    for (int i = 0; i < length; i++) {
+                        int v = random.nextInt(256);
+                        // scan data has no 0xFF but a stuffed one, a fill byte before a marker or a restart marker
+                        data[i] = (byte) (v == 0xFF ? 0xFE : v);
+                    }
+                    System.arraycopy(prefix, 0, data, length, prefix.length);
+                    int at = length + prefix.length;
+                    data[at] = (byte) 0xFF;
+                    data[at + 1] = (byte) marker;
+                    for (int from = 0; from <= at; from++) {
+                        assertThat(JpegStructure.endOfEntropyCodedData(data, from))
+                                .as("length %d, prefix %d bytes, marker %02X, from %d", length, prefix.length, marker,
+                                        from)
+                                .isEqualTo(byteByByte(data, from));
+                        checked++;
+                    }
+                    // cut before the marker's second byte: the data runs to the end
+                    byte[] cut = java.util.Arrays.copyOf(data, at + 1);
+                    assertThat(JpegStructure.endOfEntropyCodedData(cut, 0)).isEqualTo(byteByByte(cut, 0));
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(10_000);
+        // a photo's worth of scan data with stuffed bytes and restart markers all through it
+        byte[] scan = new byte[200_000];
+        for (int i = 0; i < scan.length; i++) {
+            scan[i] = (byte) random.nextInt(0xFF);
+            if (i % 257 == 0 && i + 1 < scan.length) {
+                scan[i] = (byte) 0xFF;
+                scan[++i] = (byte) (i % 3 == 0 ? 0x00 : 0xD0 + i % 8);
+            }
+        }
+        scan[scan.length - 2] = (byte) 0xFF;
+        scan[scan.length - 1] = (byte) 0xD9;
+        assertThat(JpegStructure.endOfEntropyCodedData(scan, 0)).isEqualTo(scan.length - 2).isEqualTo(
+                byteByByte(scan, 0));
+    }
+
+    /** The walk's skip as ITU T.81 reads it, one byte at a time. */
+    private static int byteByByte(byte[] b, int from) {
+        int pos = from;
+        while (pos + 1 < b.length) {
+            if ((b[pos] & 0xFF) == 0xFF) {
+                int next = b[pos + 1] & 0xFF;
+                if (next != 0x00 && next != 0xFF && (next < 0xD0 || next > 0xD7)) {
+                    return pos;
+                }
+            }
+            pos++;
+        }
+        return pos;
+    }
 }
