@@ -185,6 +185,17 @@ public class ImageDecoder {
      *                              else as {@link #decode(byte[])}
      */
     public RgbImage decode(byte[] body, BooleanSupplier stop) throws ImageDecodeException {
+        return decode(body, null, stop);
+    }
+
+    /**
+     * As {@link #decode(byte[], BooleanSupplier)}, with the JPEG's marker walk already made by the caller, so the
+     * body is not walked again.
+     *
+     * @param walked {@code body}'s {@link #structure} when it is a JPEG the caller has walked with this decoder's
+     *               limits; null to walk it here
+     */
+    protected RgbImage decode(byte[] body, JpegStructure walked, BooleanSupplier stop) throws ImageDecodeException {
         if (body == null || body.length == 0) {
             throw new ImageDecodeException(ImageDecodeException.Kind.EMPTY, "the image body is empty (0 bytes)");
         }
@@ -197,7 +208,7 @@ public class ImageDecoder {
                     "the body is " + BodySniffer.describe(body) + ", not a JPEG or PNG image");
         }
         try {
-            return isJpeg(body) ? decodeJpeg(body, stop) : decodePng(body, stop);
+            return isJpeg(body) ? checkAndDecodeJpeg(body, walked, stop) : decodePng(body, stop);
         } catch (ImageDecodeException e) {
             if (e.kind() == ImageDecodeException.Kind.STOPPED) {
                 throw e;
@@ -256,8 +267,9 @@ public class ImageDecoder {
         }
     }
 
-    private RgbImage decodeJpeg(byte[] body, BooleanSupplier stop) throws ImageDecodeException {
-        JpegStructure jpeg = structure(body);
+    private RgbImage checkAndDecodeJpeg(byte[] body, JpegStructure walked, BooleanSupplier stop)
+            throws ImageDecodeException {
+        JpegStructure jpeg = walked != null ? walked : structure(body);
         checkJpeg(jpeg);
         return decodeJpeg(body, jpeg, stop);
     }

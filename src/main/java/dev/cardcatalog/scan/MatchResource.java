@@ -4,6 +4,7 @@ import dev.cardcatalog.art.ArtIndexStore;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ImageDecodeException;
 import dev.cardcatalog.art.ImageDecoder;
+import dev.cardcatalog.art.JpegStructure;
 import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
@@ -226,7 +227,7 @@ public class MatchResource {
             UploadCost cost = admission.admit(upload);
             return Uni.createFrom().item(limit.run(cost.expensive(), () -> {
                 try (DecodeMemory.Reservation reserved = memory.reserve(cost.memoryBytes())) {
-                    return admission.counted(() -> matchUpload(upload, UploadDeadline.after(deadline)));
+                    return admission.counted(() -> matchUpload(upload, cost.jpeg(), UploadDeadline.after(deadline)));
                 }
             }));
         } catch (ProblemException e) {
@@ -264,12 +265,12 @@ public class MatchResource {
         return body;
     }
 
-    private MatchesView matchUpload(byte[] body, UploadDeadline deadline) {
+    private MatchesView matchUpload(byte[] body, JpegStructure walked, UploadDeadline deadline) {
         ArtIndexStore.LoadedIndex loaded = store.matcher().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
         UprightPhoto photo;
         try {
-            photo = UprightPhoto.decode(body, decoder, deadline);
+            photo = UprightPhoto.decode(body, walked, decoder, deadline);
         } catch (ImageDecodeException e) {
             throw new ProblemException(Problem.of("invalid-image", "Not an image", 400,
                     "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));

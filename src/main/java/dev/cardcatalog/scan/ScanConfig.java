@@ -141,9 +141,11 @@ public interface ScanConfig {
     int expensiveMatchQueue();
 
     /**
-     * The most declared work (as {@link #uploadMaxWork()}) of a cheap upload: a single-scan JPEG or a PNG within it
-     * and {@link #cheapUploadBytes()} is decoded in the cheap turn pool. The default, 16,777,216, is a
-     * 2,365 × 2,365 colour JPEG or a 2,048 × 2,048 RGBA PNG: a scanner app's guide crop is far smaller.
+     * The most samples (counted as {@link #uploadMaxWork()}) the decoding of a cheap upload computes: a single-scan
+     * JPEG or a PNG within it and {@link #cheapUploadBytes()} is decoded in the cheap turn pool. For what ImageIO
+     * reads it is the declared work (the default, 16,777,216: a 2,365 × 2,365 colour JPEG or a 2,048 × 2,048 RGBA
+     * PNG); for a JPEG read scaled, that of its scaled decodes ({@link UploadDecoder#decodedWork}: a 12-megapixel
+     * photo, 2,857,680). A scanner app's guide crop is far smaller.
      */
     @WithDefault("16777216")
     long cheapUploadWork();

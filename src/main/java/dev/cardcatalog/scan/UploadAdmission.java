@@ -55,7 +55,7 @@ public final class UploadAdmission {
 
     /**
      * @param limits     what an upload may declare
-     * @param cheapWork  the most declared work of a cheap upload
+     * @param cheapWork  the most samples the decoding of a cheap upload computes ({@link UploadDecoder#decodedWork})
      * @param cheapBytes the largest body of a cheap upload
      * @param decoder    the decoder the upload goes to: its size limits and the sizes it decodes to
      */
@@ -107,8 +107,10 @@ public final class UploadAdmission {
         long memory = UploadCost.jpegMemory(jpeg, body.length, decoder.maxDecodedSide(), decoder.scaledFloor());
         check(jpeg.declaredWork(), memory, body, String.format(Locale.ROOT, "%,d x %,d pixels x %d components x "
                 + "%,d scans", jpeg.width(), jpeg.height(), jpeg.components(), jpeg.scans()));
-        boolean expensive = jpeg.multiScan() || jpeg.declaredWork() > cheapWork || body.length > cheapBytes;
-        return new UploadCost("jpeg", jpeg.declaredWork(), memory, expensive);
+        // a single-scan JPEG read scaled costs the samples of its scaled decodes, not those it declares
+        boolean expensive = jpeg.multiScan() || decoder.decodedWork(body, jpeg) > cheapWork
+                || body.length > cheapBytes;
+        return new UploadCost("jpeg", jpeg.declaredWork(), memory, expensive, jpeg);
     }
 
     private UploadCost admitPng(byte[] body) {
@@ -123,7 +125,7 @@ public final class UploadAdmission {
         check(png.declaredWork(), memory, body, String.format(Locale.ROOT, "%,d x %,d pixels x %d channels of %d "
                 + "bits", png.width(), png.height(), png.channels(), png.bitDepth()));
         boolean expensive = png.declaredWork() > cheapWork || body.length > cheapBytes;
-        return new UploadCost("png", png.declaredWork(), memory, expensive);
+        return new UploadCost("png", png.declaredWork(), memory, expensive, null);
     }
 
     private void check(long work, long memory, byte[] body, String declared) {

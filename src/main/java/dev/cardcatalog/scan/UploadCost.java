@@ -27,10 +27,12 @@ import dev.cardcatalog.art.PngStructure;
  * @param work        the declared work ({@link JpegStructure#declaredWork()}, {@link PngStructure#declaredWork()});
  *                    0 for other bodies
  * @param memoryBytes the memory the decode and match may need, bytes
- * @param expensive   whether it is decoded in the expensive uploads' turn pool: a multi-scan JPEG, or a work or a
- *                    body over the cheap thresholds
+ * @param expensive   whether it is decoded in the expensive uploads' turn pool: a multi-scan JPEG, or a body or
+ *                    the samples its decoding computes ({@link UploadDecoder#decodedWork}) over the cheap thresholds
+ * @param jpeg        a JPEG's marker walk, made with the upload decoder's limits, for the decode to use rather than
+ *                    walk the body again; null for a PNG and anything else
  */
-public record UploadCost(String format, long work, long memoryBytes, boolean expensive) {
+public record UploadCost(String format, long work, long memoryBytes, boolean expensive, JpegStructure jpeg) {
 
     /** The readers' state, tables and small buffers, bytes. */
     static final long FIXED_BYTES = 256 * 1024;
@@ -40,7 +42,7 @@ public record UploadCost(String format, long work, long memoryBytes, boolean exp
 
     /** The cost of an upload that is neither a JPEG nor a PNG: the decoder refuses it from its first bytes. */
     static UploadCost other(byte[] body) {
-        return new UploadCost("other", 0, FIXED_BYTES + body.length, false);
+        return new UploadCost("other", 0, FIXED_BYTES + body.length, false, null);
     }
 
     /**

@@ -90,8 +90,18 @@ public final class UploadDecoder extends ImageDecoder {
      * @throws dev.cardcatalog.platform.ProblemException 422 {@code upload-too-costly} once the deadline has passed
      */
     public RgbImage decode(byte[] body, UploadDeadline deadline) throws ImageDecodeException {
+        return decode(body, null, deadline);
+    }
+
+    /**
+     * As {@link #decode(byte[], UploadDeadline)}, with the JPEG's marker walk the upload's admission made
+     * ({@link UploadAdmission}, the same limits as {@link #limits()}), so the body is walked once.
+     *
+     * @param walked {@code body}'s marker walk, or null to walk it here (a PNG, or a caller that has none)
+     */
+    public RgbImage decode(byte[] body, JpegStructure walked, UploadDeadline deadline) throws ImageDecodeException {
         try {
-            return decode(body, deadline::passed);
+            return decode(body, walked, deadline::passed);
         } catch (ImageDecodeException e) {
             if (e.kind() == ImageDecodeException.Kind.STOPPED) {
                 throw deadline.exceeded("decoding the photo");
@@ -134,10 +144,19 @@ public final class UploadDecoder extends ImageDecoder {
      * @throws ImageDecodeException when the file's marker walk refuses it
      */
     public RgbImage decodeReduced(byte[] body, int reduction) throws ImageDecodeException {
+        return decodeReduced(body, null, reduction);
+    }
+
+    /**
+     * As {@link #decodeReduced(byte[], int)}, with the file's marker walk already made.
+     *
+     * @param walked {@code body}'s marker walk, or null to walk it here
+     */
+    public RgbImage decodeReduced(byte[] body, JpegStructure walked, int reduction) throws ImageDecodeException {
         if (scaledFloor == 0 || body.length < 3 || (body[0] & 0xFF) != 0xFF || (body[1] & 0xFF) != 0xD8) {
             return null;
         }
-        JpegStructure jpeg = JpegStructure.scan(body);
+        JpegStructure jpeg = walked != null ? walked : JpegStructure.scan(body);
         if (!jpeg.complete()) {
             return null;
         }
@@ -156,11 +175,41 @@ public final class UploadDecoder extends ImageDecoder {
         return reduction == 1 ? null : decodeScaled(body, jpeg, reduction);
     }
 
-    private RgbImage decodeScaled(byte[] body, JpegStructure jpeg, int reduction) {
+    /**
+     * The samples this decoder computes for a JPEG, as {@link JpegStructure#declaredWork()} counts them: for one
+     * it reads on the scaled path ({@link #decode}), those of its small decode at 1/r and of the finer decode at
+     * 1/(r/2) that a photo's search may ask for ({@link UprightPhoto#finer}), components included (a 12-megapixel
+     * colour photo: 378 × 504 and 756 × 1,008, 2,857,680 against the 36,578,304 it declares); for any other,
+     * its declared work, since ImageIO computes every sample however far it subsamples. Reading the entropy-coded
+     * data is in proportion to the body's bytes, which are counted apart ({@link UploadAdmission}). A scaled decode
+     * that libjpeg-turbo warns about falls back on ImageIO; the upload's deadline bounds it then.
+     *
+     * @param body the whole file
+     * @param jpeg its marker walk
+     */
+    public long decodedWork(byte[] body, JpegStructure jpeg) {
+        int reduction = scaledReduction(Math.max(jpeg.width(), jpeg.height()), scaledFloor);
+        if (reduction == 1 || !takesScaledPath(body, jpeg, reduction)) {
+            return jpeg.declaredWork();
+        }
+        return (long) jpeg.components() * jpeg.scans() * (scaledPixels(jpeg, reduction)
+                + scaledPixels(jpeg, reduction / 2));
+    }
+
+    private static long scaledPixels(JpegStructure jpeg, int reduction) {
+        return (long) ((jpeg.width() + reduction - 1) / reduction) * ((jpeg.height() + reduction - 1) / reduction);
+    }
+
+    /** Whether libjpeg-turbo reads this JPEG at 1/{@code reduction} (else ImageIO does, at full size). */
+    private boolean takesScaledPath(byte[] body, JpegStructure jpeg, int reduction) {
         int longer = Math.max(jpeg.width(), jpeg.height());
-        if ((longer + reduction - 1) / reduction > maxDecodedSide()
-                || (jpeg.components() != 1 && jpeg.components() != 3) || !SCALABLE_FRAMES.contains(jpeg.frame())
-                || (jpeg.iccProfile() && jpeg.iccConsistent()) || !boundedForNative(body, jpeg)) {
+        return (longer + reduction - 1) / reduction <= maxDecodedSide()
+                && (jpeg.components() == 1 || jpeg.components() == 3) && SCALABLE_FRAMES.contains(jpeg.frame())
+                && !(jpeg.iccProfile() && jpeg.iccConsistent()) && boundedForNative(body, jpeg);
+    }
+
+    private RgbImage decodeScaled(byte[] body, JpegStructure jpeg, int reduction) {
+        if (!takesScaledPath(body, jpeg, reduction)) {
             return null;
         }
         // An APP14 segment that is not a well-formed Adobe one is left out: libjpeg could take a colour transform

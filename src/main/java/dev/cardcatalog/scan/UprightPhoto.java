@@ -2,6 +2,7 @@ package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ImageDecodeException;
 import dev.cardcatalog.art.ImageDecoder;
+import dev.cardcatalog.art.JpegStructure;
 import dev.cardcatalog.art.RgbImage;
 
 /**
@@ -23,15 +24,17 @@ public final class UprightPhoto {
     private final int height;
     private final byte[] body;
     private final UploadDecoder decoder;
+    private final JpegStructure walked;
     private final int orientation;
     private final int reduction;
     private RgbImage finer;
     private boolean finerTried;
     private final UploadDeadline deadline;
 
-    private UprightPhoto(RgbImage image, int width, int height, byte[] body, UploadDecoder decoder, int orientation,
-            int reduction, UploadDeadline deadline) {
+    private UprightPhoto(RgbImage image, int width, int height, byte[] body, UploadDecoder decoder,
+            JpegStructure walked, int orientation, int reduction, UploadDeadline deadline) {
         this.deadline = deadline;
+        this.walked = walked;
         this.image = image;
         this.width = width;
         this.height = height;
@@ -52,12 +55,24 @@ public final class UprightPhoto {
      */
     public static UprightPhoto decode(byte[] body, ImageDecoder decoder, UploadDeadline deadline)
             throws ImageDecodeException {
+        return decode(body, null, decoder, deadline);
+    }
+
+    /**
+     * Decodes an upload whose marker walk its admission made ({@link UploadCost#jpeg()}), so that the body is
+     * walked once for the decode, its stored size and the finer decode.
+     *
+     * @param walked the JPEG's marker walk with the decoder's limits, or null (a PNG, or none made: walked here)
+     * @throws ImageDecodeException as {@link #decode(byte[], ImageDecoder, UploadDeadline)}
+     */
+    public static UprightPhoto decode(byte[] body, JpegStructure walked, ImageDecoder decoder,
+            UploadDeadline deadline) throws ImageDecodeException {
         int orientation = ImageOrientation.of(body);
-        RgbImage decoded = decoder instanceof UploadDecoder upload ? upload.decode(body, deadline)
+        RgbImage decoded = decoder instanceof UploadDecoder upload ? upload.decode(body, walked, deadline)
                 : decoder.decode(body);
         deadline.check("decoding the photo");
         RgbImage upright = ImageOrientation.upright(decoded, orientation);
-        int[] stored = storedSize(body);
+        int[] stored = walked != null ? new int[] {walked.width(), walked.height()} : storedSize(body);
         int storedW = stored == null ? decoded.width() : stored[0];
         int storedH = stored == null ? decoded.height() : stored[1];
         boolean swap = orientation >= 5;
@@ -70,12 +85,12 @@ public final class UprightPhoto {
             }
         }
         return new UprightPhoto(upright, swap ? storedH : storedW, swap ? storedW : storedH, body,
-                decoder instanceof UploadDecoder u ? u : null, orientation, reduction, deadline);
+                decoder instanceof UploadDecoder u ? u : null, walked, orientation, reduction, deadline);
     }
 
     /** A photo that is already decoded and upright, {@code image} at its own size; no finer decode. */
     public static UprightPhoto of(RgbImage image) {
-        return new UprightPhoto(image, image.width(), image.height(), null, null, ImageOrientation.UPRIGHT, 1,
+        return new UprightPhoto(image, image.width(), image.height(), null, null, null, ImageOrientation.UPRIGHT, 1,
                 UploadDeadline.none());
     }
 
@@ -104,7 +119,7 @@ public final class UprightPhoto {
             if (decoder != null && reduction > 1) {
                 deadline.check("decoding the photo finer");
                 try {
-                    RgbImage decoded = decoder.decodeReduced(body, reduction / 2);
+                    RgbImage decoded = decoder.decodeReduced(body, walked, reduction / 2);
                     finer = decoded == null ? null : ImageOrientation.upright(decoded, orientation);
                     deadline.check("decoding the photo finer");
                 } catch (ImageDecodeException e) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.cardcatalog.art.JpegStructure;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.testing.CaptureSimulator;
@@ -96,9 +97,10 @@ class UploadAdmissionTest {
                 "too-much-memory");
         assertThat((Long) memory.extensions().get("declared")).isGreaterThan(4096L * 4096 * 3 * 2);
         assertThat(memory.extensions()).containsEntry("limit", 96L << 20);
-        // at the side cap, a baseline frame is admitted (its decode is bounded by its deadline), expensive
+        // at the side cap, a baseline frame is admitted (its decode is bounded by its deadline); it is read at 1/8
+        // and 1/4, 3 x (1,024 x 1,024 + 2,048 x 2,048) samples, just within the cheap uploads' work
         UploadCost cap = admission.admit(HostileImages.declaredFrame(0xC0, 8192, 8192, 1, 0x11, 0x11, 0x11));
-        assertThat(cap.expensive()).isTrue();
+        assertThat(cap.expensive()).isFalse();
         assertThat(cap.memoryBytes()).isLessThan(40L << 20);
     }
 
@@ -145,12 +147,65 @@ class UploadAdmissionTest {
         // progressive, large, or long: expensive
         assertThat(admission.admit(TestImageFiles.progressiveJpeg(CardArtGenerator.smallImage(3), 0.8f))
                 .expensive()).isTrue();
-        assertThat(admission.admit(HostileImages.declaredFrame(0xC0, 4032, 3024, 1, 0x11, 0x11, 0x11)).expensive())
-                .isTrue();
         byte[] padded = HostileImages.withSegments(CardArtGenerator.smallJpeg(4),
                 JpegSegments.segment(0xEF, new byte[60_000]), 40);
         assertThat(padded.length).isGreaterThan(2 << 20);
         assertThat(admission.admit(padded).expensive()).isTrue();
+    }
+
+    @Test
+    void aSingleScanJpegReadScaledCostsTheSamplesOfItsScaledDecodesNotThoseItDeclares() {
+        UploadDecoder decoder = MatchResource.uploadDecoder();
+        // a phone's 12-megapixel photo, colour at 4:4:4 and 4:2:0, and grey: read at 1/8, and at 1/4 when searched
+        long colour = 3L * (378 * 504 + 756 * 1008);
+        for (byte[] phone : List.of(HostileImages.declaredFrame(0xC0, 4032, 3024, 1, 0x11, 0x11, 0x11),
+                HostileImages.declaredFrame(0xC0, 4032, 3024, 1, 0x22, 0x11, 0x11),
+                HostileImages.declaredFrame(0xC1, 3024, 4032, 1, 0x22, 0x11, 0x11))) {
+            JpegStructure walked = walk(phone);
+            assertThat(decoder.decodedWork(phone, walked)).isEqualTo(colour);
+            UploadCost cost = admission.admit(phone);
+            assertThat(cost.work()).isEqualTo(4032L * 3024 * 3);
+            assertThat(cost.expensive()).isFalse();
+        }
+        byte[] grey = HostileImages.declaredFrame(0xC0, 4032, 3024, 1, 0x11);
+        assertThat(decoder.decodedWork(grey, walk(grey))).isEqualTo(colour / 3);
+        assertThat(admission.admit(grey).expensive()).isFalse();
+        // a frame of 2,048 a side is read at 1/8 and 1/4 as well; one of 600 at 1/2 and whole
+        byte[] twoK = HostileImages.declaredFrame(0xC0, 2048, 2048, 1, 0x11, 0x11, 0x11);
+        assertThat(decoder.decodedWork(twoK, walk(twoK))).isEqualTo(3L * (256 * 256 + 512 * 512));
+        byte[] small = HostileImages.declaredFrame(0xC0, 600, 450, 1, 0x11, 0x11, 0x11);
+        assertThat(decoder.decodedWork(small, walk(small))).isEqualTo(3L * (300 * 225 + 600 * 450));
+
+        // what ImageIO reads costs every sample it declares: four components (CMYK), a usable ICC profile, an
+        // arithmetic-coded or 12-bit frame never reaches the native decoder; nor does a progressive one stay cheap
+        byte[] cmyk = HostileImages.declaredFrame(0xC0, 4032, 3024, 1, 0x11, 0x11, 0x11, 0x11);
+        assertThat(decoder.decodedWork(cmyk, walk(cmyk))).isEqualTo(4032L * 3024 * 4);
+        assertThat(admission.admit(cmyk).expensive()).isTrue();
+        byte[] frame = HostileImages.declaredFrame(0xC0, 4032, 3024, 1, 0x11, 0x11, 0x11);
+        byte[] profiled = JpegSegments.concat(new byte[] {(byte) 0xFF, (byte) 0xD8}, JpegSegments.icc(1, 1,
+                java.awt.color.ICC_Profile.getInstance(java.awt.color.ColorSpace.CS_sRGB).getData()),
+                java.util.Arrays.copyOfRange(frame, 2, frame.length));
+        assertThat(walk(profiled).iccConsistent()).isTrue();
+        assertThat(decoder.decodedWork(profiled, walk(profiled))).isEqualTo(4032L * 3024 * 3);
+        assertThat(admission.admit(profiled).expensive()).isTrue();
+        byte[] twelveBit = frame.clone();
+        twelveBit[6] = 12; // the frame header's sample precision, after SOI, the SOF marker and its length
+        assertThat(walk(twelveBit).precision()).isEqualTo(12);
+        assertThat(decoder.decodedWork(twelveBit, walk(twelveBit))).isEqualTo(4032L * 3024 * 3);
+        byte[] progressive = HostileImages.declaredFrame(0xC2, 4032, 3024, 10, 0x22, 0x11, 0x11);
+        assertThat(admission.admit(progressive).expensive()).isTrue();
+        // and a body over cheap-upload-bytes stays expensive however it is read
+        byte[] padded = HostileImages.withSegments(frame, JpegSegments.segment(0xEF, new byte[60_000]), 40);
+        assertThat(decoder.decodedWork(padded, walk(padded))).isEqualTo(colour);
+        assertThat(admission.admit(padded).expensive()).isTrue();
+    }
+
+    private static JpegStructure walk(byte[] jpeg) {
+        try {
+            return JpegStructure.scan(jpeg);
+        } catch (dev.cardcatalog.art.ImageDecodeException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
