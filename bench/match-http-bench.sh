@@ -10,6 +10,7 @@
 #
 #   bench/match-http-bench.sh [--seconds 60] [--concurrency 8] [--port 18642] [--scaled true|false]
 #                             [--jvm-options "-Xmx256m -XX:+UseSerialGC"]
+#                             [--photos "small 1024 12mp 12mp-card 12mp-binder"]
 #
 # --scaled false sets card-catalog.art.upload-scaled-decoding=false: every upload decoded by ImageIO, as before the
 # scaled decoder (for a before/after on the same machine). The service runs with the Deployment's heap and
@@ -21,6 +22,7 @@ CONCURRENCY=8
 PORT=18642
 SCALED=true
 JVM_OPTIONS="-Xmx256m -XX:+UseSerialGC"
+PHOTOS="small 1024 12mp 12mp-card 12mp-binder"
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) SECONDS_PER_PHOTO=$2; shift 2 ;;
@@ -28,6 +30,7 @@ while [ $# -gt 0 ]; do
     --port) PORT=$2; shift 2 ;;
     --scaled) SCALED=$2; shift 2 ;;
     --jvm-options) JVM_OPTIONS=$2; shift 2 ;;
+    --photos) PHOTOS=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -73,7 +76,7 @@ echo
 echo "which decoder serves uploads: $(grep -o 'Uploaded JPEGs are decoded[^(]*' "$DIR/local.log" | head -1)"
 echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s %10s %12s %8s %8s %9s %s\n' photo bytes requests/s p50_ms p99_ms failures "first match"
-for photo in small 1024 12mp 12mp-card 12mp-binder; do
+for photo in $PHOTOS; do
   FILE="$DIR/photos/$photo.jpg"
   ANSWER=$(curl -fsS -X POST -H 'Content-Type: image/jpeg' --data-binary @"$FILE" "$BASE/api/art-index/matches")
   if [ "$photo" = 12mp-binder ]; then
