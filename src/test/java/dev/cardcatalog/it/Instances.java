@@ -66,6 +66,9 @@ final class Instances implements AutoCloseable {
         config.put("card-catalog.art.upload-deadline", "30s");
         // the match warm-up (about 5 s of CPU a start) only where a test matches photos
         config.put("card-catalog.art.match-warm-up-passes", "0");
+        // and no refresh warm-up (20,000 records parsed at every start: RefreshWarmUpTest tests it), as in the
+        // test profile: the ITs' service starts are most of their CPU, and three forks share two cores
+        config.put("card-catalog.catalog.warm-up-records", "0");
         config.putAll(overrides);
         Map<String, String> variables = new java.util.HashMap<>(TestUsers.environment());
         variables.putAll(environment);
