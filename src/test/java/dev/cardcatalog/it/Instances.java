@@ -50,10 +50,13 @@ final class Instances implements AutoCloseable {
 
     /** {@link #start(String, Map)} with environment variables of its own (Quarkus's {@code QUARKUS_*} keys). */
     ServiceProcess start(String name, Map<String, String> overrides, Map<String, String> environment) {
-        return start(name, overrides, environment, List.of("-Xmx256m"));
+        // C1 only: most of a test process's life is its start, and C2 compiling the start's code is most of that;
+        // measured on two ITs alone (docs/benchmarks.md, "Test suite"), 10 s of CPU a start saved with refreshes
+        // only and 69 s in ArtBuildKillIT with its art builds. HostileUploadsIT runs the Deployment's options.
+        return start(name, overrides, environment, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
     }
 
-    /** {@link #start(String, Map, Map)} with these JVM options instead of {@code -Xmx256m}. */
+    /** {@link #start(String, Map, Map)} with these JVM options instead of {@code -Xmx256m -XX:TieredStopAtLevel=1}. */
     ServiceProcess start(String name, Map<String, String> overrides, Map<String, String> environment,
             List<String> jvmOptions) {
         Map<String, String> config = ServiceProcess.infrastructure(EmbeddedPostgresServer.shared(),
