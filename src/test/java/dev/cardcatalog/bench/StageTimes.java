@@ -23,7 +23,9 @@ import java.util.Arrays;
  * included), against an art index file as the service writes it.
  *
  * <pre>
- * java -cp "target/test-classes:target/classes:$(cat target/bench/classpath.txt)" dev.cardcatalog.bench.StageTimes  *     target/match-http-bench/local/data/art/index/art-index-*.bin.gz 30 target/match-http-bench/photos/*.jpg
+ * java -cp "target/test-classes:target/classes:$(cat target/bench/classpath.txt)" \
+ *     dev.cardcatalog.bench.StageTimes target/match-http-bench/local/data/art/index/art-index-*.bin.gz 30 \
+ *     target/match-http-bench/photos/*.jpg
  * </pre>
  * (the index and the photos are those {@code bench/match-http-bench.sh} leaves behind).
  */
