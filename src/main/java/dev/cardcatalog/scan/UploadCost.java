@@ -64,7 +64,7 @@ public record UploadCost(String format, long work, long memoryBytes, boolean exp
         long pixels = subsampledPixels(width, height, maxDecodedSide);
         int reduction = UploadDecoder.scaledReduction(longer, scaledFloor);
         if (reduction > 1) {
-            pixels = Math.max(pixels, ceilDiv(width, reduction) * ceilDiv(height, reduction));
+            pixels = Math.max(pixels, UploadDecoder.scaledPixels(jpeg, reduction));
         }
         return coefficients + rows + pixels * (BYTES_PER_DECODED_PIXEL + components) + 2 * bodyBytes + FIXED_BYTES;
     }

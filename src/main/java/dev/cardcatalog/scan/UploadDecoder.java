@@ -196,7 +196,8 @@ public final class UploadDecoder extends ImageDecoder {
                 + scaledPixels(jpeg, reduction / 2));
     }
 
-    private static long scaledPixels(JpegStructure jpeg, int reduction) {
+    /** The pixels of {@code jpeg} decoded at 1/{@code reduction}: ceil(width / r) × ceil(height / r). */
+    static long scaledPixels(JpegStructure jpeg, int reduction) {
         return (long) ((jpeg.width() + reduction - 1) / reduction) * ((jpeg.height() + reduction - 1) / reduction);
     }
 
