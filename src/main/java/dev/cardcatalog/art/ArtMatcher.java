@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -207,6 +209,33 @@ public final class ArtMatcher {
                     distance <= CONFIDENT_DISTANCE, (int) (key & 0xFF)));
         }
         return List.copyOf(matches);
+    }
+
+    /**
+     * The {@code limit} nearest artworks of two searches of one index taken together: what one {@link #nearest} call
+     * over the first search's query fingerprints followed by the second's gives, so a capture can be searched a few
+     * queries at a time and stopped early. Each list must be a {@link #nearest} answer with at least {@code limit}
+     * entries unless it holds the whole index (an artwork kept by neither is then farther than all that are kept).
+     *
+     * @param first        the nearest artworks of the first queries
+     * @param second       the nearest artworks of the queries after them
+     * @param secondOffset how many queries the first search had: the second's {@link Match#query} is shifted by it
+     * @param limit        the most matches returned
+     * @return at most {@code limit} matches ordered by (distance, artwork id in the index's order), each at its
+     *         smaller distance of the two and with the query that gave it (the first search's on a tie)
+     */
+    public static List<Match> merged(List<Match> first, List<Match> second, int secondOffset, int limit) {
+        Map<UUID, Match> best = new HashMap<>();
+        for (Match m : first) {
+            best.put(m.artworkId(), m);
+        }
+        for (Match m : second) {
+            Match shifted = new Match(m.artworkId(), m.distance(), m.confident(), m.query() + secondOffset);
+            best.merge(m.artworkId(), shifted, (a, b) -> b.distance() < a.distance() ? b : a);
+        }
+        List<Match> all = new ArrayList<>(best.values());
+        all.sort(Comparator.comparingInt(Match::distance).thenComparing(Match::artworkId, ArtIndexFile.ID_ORDER));
+        return List.copyOf(all.subList(0, Math.min(limit, all.size())));
     }
 
     /**

@@ -103,6 +103,49 @@ class ArtMatcherTest {
     }
 
     @Test
+    void searchesMergedAFewQueriesAtATimeGiveWhatOneSearchOverAllTheQueriesGives() {
+        // Clustered fingerprints, so distances tie and an artwork is near several queries; the splits include
+        // empty-ish ones (a single query), the first and the second search holding the tie, and limits above 10.
+        Random random = new Random(11);
+        List<ArtIndexFile.Entry> entries = new ArrayList<>();
+        byte[] centre = new byte[128];
+        random.nextBytes(centre);
+        for (int k = 0; k < 1500; k++) {
+            byte[] fp = centre.clone();
+            for (int flips = random.nextInt(300); flips > 0; flips--) {
+                int bit = random.nextInt(1024);
+                fp[bit >> 3] ^= (byte) (0x80 >>> (bit & 7));
+            }
+            entries.add(new ArtIndexFile.Entry(new UUID(random.nextLong(), random.nextLong()), fp));
+        }
+        ArtMatcher matcher = ArtMatcher.of(DIGEST, entries);
+        for (int trial = 0; trial < 200; trial++) {
+            byte[][] queries = new byte[2 + random.nextInt(30)][];
+            for (int q = 0; q < queries.length; q++) {
+                queries[q] = entries.get(random.nextInt(entries.size())).fingerprint().clone();
+                for (int flips = random.nextInt(40); flips > 0; flips--) {
+                    int bit = random.nextInt(1024);
+                    queries[q][bit >> 3] ^= (byte) (0x80 >>> (bit & 7));
+                }
+                if (q > 0 && random.nextInt(5) == 0) {
+                    queries[q] = queries[random.nextInt(q)].clone(); // the same query in both searches: a tie
+                }
+            }
+            int limit = 1 + random.nextInt(25);
+            List<ArtMatcher.Match> merged = List.of();
+            int done = 0;
+            while (done < queries.length) {
+                int batch = 1 + random.nextInt(queries.length - done);
+                byte[][] some = java.util.Arrays.copyOfRange(queries, done, done + batch);
+                merged = done == 0 ? matcher.nearest(some, limit)
+                        : ArtMatcher.merged(merged, matcher.nearest(some, limit), done, limit);
+                done += batch;
+            }
+            assertEquals(matcher.nearest(queries, limit), merged, "trial " + trial);
+        }
+    }
+
+    @Test
     void agreesWithTheExhaustiveScanOnTenThousandRandomCaptures() {
         agreesWithTheExhaustiveScan(2_000, 10_000, 15);
     }
