@@ -1,7 +1,6 @@
 package dev.cardcatalog.scan;
 
-import boofcv.alg.feature.detect.edge.CannyEdge;
-import boofcv.abst.filter.binary.InputToBinary;
+import boofcv.alg.feature.detect.edge.CannyEdgeDynamic;
 import boofcv.alg.filter.binary.BinaryImageOps;
 import boofcv.alg.filter.binary.Contour;
 import boofcv.alg.filter.binary.GThresholdImageOps;
@@ -10,12 +9,13 @@ import boofcv.alg.misc.PixelMath;
 import boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge;
 import boofcv.alg.shapes.polygon.RefinePolygonToGrayLine;
 import boofcv.concurrency.BoofConcurrency;
-import boofcv.factory.feature.detect.edge.FactoryEdgeDetectors;
-import boofcv.factory.filter.binary.FactoryThresholdBinary;
+import boofcv.factory.filter.blur.FactoryBlurFilter;
+import boofcv.factory.filter.derivative.FactoryDerivative;
 import boofcv.struct.ConfigLength;
 import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayF32;
 import boofcv.struct.image.GrayU8;
+import boofcv.struct.image.ImageType;
 import dev.cardcatalog.art.RgbImage;
 import georegression.fitting.line.FitLine_F64;
 import georegression.geometry.UtilLine2D_F64;
@@ -124,8 +124,7 @@ public final class CardFinder {
         Pool pool = new Pool(small, factor, minArea, deadline);
 
         // 1. the regions Canny's edges enclose (their outer and inner contours)
-        CannyEdge<GrayF32, GrayF32> canny = FactoryEdgeDetectors.canny(2, false, true, GrayF32.class,
-                GrayF32.class);
+        Canny canny = new Canny();
         GrayU8 edges = new GrayU8(grey.width, grey.height);
         canny.process(grey, 0.04f, 0.12f, edges);
         GrayU8 closed = BinaryImageOps.dilate8(edges, 1, null); // closes gaps of a pixel in the edges
@@ -143,12 +142,13 @@ public final class CardFinder {
 
         // 3. a local threshold (the mean of a window a fifth, and a tenth, of the image's shorter side), both ways:
         // cards that touch one another or a pocket's edge, light that changes across the photo
+        GrayF32 mean = new GrayF32(grey.width, grey.height);
+        GrayF32 meanStorage = new GrayF32(grey.width, grey.height);
         for (int share : LOCAL_WINDOWS) {
             int window = Math.max(15, Math.min(grey.width, grey.height) / share) | 1;
+            BlurImageOps.mean(grey, mean, window / 2, meanStorage, null);
             for (boolean down : new boolean[] {false, true}) {
-                InputToBinary<GrayF32> local = FactoryThresholdBinary.localMean(ConfigLength.fixed(window), 0.95,
-                        down, GrayF32.class);
-                local.process(grey, binary);
+                localThreshold(grey, mean, LOCAL_SCALE, down, binary);
                 deadline.check("finding the cards");
                 pool.addMask(binary, eroded);
             }
@@ -170,13 +170,69 @@ public final class CardFinder {
         deadline.check("finding the cards");
 
         // 7. Canny again at half the thresholds: the faint edges the art's strong ones outshone
-        canny.process(grey, 0.02f, 0.06f, edges);
+        canny.again(0.02f, 0.06f, edges);
         BinaryImageOps.dilate8(edges, 1, closed);
         deadline.check("finding the cards");
         pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
 
         deadline.check("finding the cards");
         return group(pool.outlines());
+    }
+
+    /** The local threshold's scale: a pixel is dark below 0.95 of its window's mean, light above 1 / 0.95. */
+    static final float LOCAL_SCALE = 0.95f;
+
+    /**
+     * BoofCV's local mean threshold ({@code FactoryThresholdBinary.localMean}: dark is {@code grey <= mean * scale},
+     * light is {@code grey * scale > mean}, in single precision as it compares them) over a mean image computed
+     * once for both ways ({@code BlurImageOps.mean} with the window's radius, as it computes it); the same masks bit
+     * for bit (CardFinderTest), for half the blurring.
+     */
+    static void localThreshold(GrayF32 grey, GrayF32 mean, float scale, boolean down, GrayU8 binary) {
+        float[] in = grey.data;
+        float[] m = mean.data;
+        byte[] out = binary.data;
+        int n = grey.width * grey.height;
+        if (down) {
+            for (int i = 0; i < n; i++) {
+                out[i] = in[i] <= m[i] * scale ? (byte) 1 : 0;
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                out[i] = in[i] * scale > m[i] ? (byte) 1 : 0;
+            }
+        }
+    }
+
+    /**
+     * BoofCV's Canny edge detector with thresholds relative to the strongest edge
+     * ({@code FactoryEdgeDetectors.canny(2, false, true, ...)}: a Gaussian blur of radius 2, the three-point
+     * derivative), which can threshold the same image's edges again ({@link #again}) without blurring,
+     * differentiating and thinning it again. The hysteresis marks the intensities it traverses, so they are kept
+     * aside after thinning and put back before each thresholding. Not thread-safe.
+     */
+    static final class Canny extends CannyEdgeDynamic<GrayF32, GrayF32> {
+        private final GrayF32 thinned = new GrayF32(1, 1);
+
+        Canny() {
+            super(FactoryBlurFilter.gaussian(ImageType.single(GrayF32.class), -1, 2),
+                    FactoryDerivative.three(GrayF32.class, GrayF32.class), false);
+        }
+
+        @Override
+        protected void performThresholding(float low, float high, GrayU8 output) {
+            thinned.setTo(suppressed);
+            super.performThresholding(low, high, output);
+        }
+
+        /**
+         * The edges of the image last given to {@link #process} at other thresholds, as {@link #process} would mark
+         * them.
+         */
+        void again(float low, float high, GrayU8 output) {
+            suppressed.setTo(thinned);
+            performThresholding(low, high, output);
+        }
     }
 
     /** The photo reduced: its grey image and its red, green and blue planes at the same size. */

@@ -54,6 +54,54 @@ class CardFinderTest {
     }
 
     @Test
+    void theFindersLocalThresholdAndSecondCannyMarkWhatBoofCvsOwnFiltersMark() throws Exception {
+        // The finder computes the local mean once for both ways, and thresholds Canny's edges a second time without
+        // computing them again: its masks must be BoofCV's own, bit for bit, or the measured recall would not stand.
+        List<boofcv.struct.image.GrayF32> greys = new ArrayList<>();
+        java.util.Random random = new java.util.Random(3);
+        for (int[] size : new int[][] {{504, 378}, {378, 504}, {61, 40}, {512, 512}}) {
+            boofcv.struct.image.GrayF32 noise = new boofcv.struct.image.GrayF32(size[0], size[1]);
+            for (int i = 0; i < noise.data.length; i++) {
+                noise.data[i] = (i % size[0]) * 200f / size[0] + random.nextInt(56);
+            }
+            greys.add(noise);
+        }
+        for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
+            PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(11, 901, CaptureSimulator.Severity.HARSH, surface,
+                    1600, 1200, 20, 0.3);
+            RgbImage small = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none()).image();
+            greys.add(CardFinder.reduce(small, 1).grey());
+        }
+        for (boofcv.struct.image.GrayF32 grey : greys) {
+            boofcv.struct.image.GrayU8 ours = new boofcv.struct.image.GrayU8(grey.width, grey.height);
+            boofcv.struct.image.GrayU8 theirs = new boofcv.struct.image.GrayU8(grey.width, grey.height);
+            boofcv.struct.image.GrayF32 mean = new boofcv.struct.image.GrayF32(grey.width, grey.height);
+            for (int share : new int[] {5, 10}) {
+                int window = Math.max(15, Math.min(grey.width, grey.height) / share) | 1;
+                boofcv.alg.filter.blur.BlurImageOps.mean(grey, mean, window / 2,
+                        new boofcv.struct.image.GrayF32(grey.width, grey.height), null);
+                for (boolean down : new boolean[] {false, true}) {
+                    CardFinder.localThreshold(grey, mean, CardFinder.LOCAL_SCALE, down, ours);
+                    boofcv.factory.filter.binary.FactoryThresholdBinary.localMean(
+                            boofcv.struct.ConfigLength.fixed(window), 0.95, down,
+                            boofcv.struct.image.GrayF32.class).process(grey, theirs);
+                    assertThat(ours.data).as("%d x %d, window %d, down %s", grey.width, grey.height, window, down)
+                            .isEqualTo(theirs.data);
+                }
+            }
+            CardFinder.Canny canny = new CardFinder.Canny();
+            canny.process(grey, 0.04f, 0.12f, ours);
+            var fresh = boofcv.factory.feature.detect.edge.FactoryEdgeDetectors.canny(2, false, true,
+                    boofcv.struct.image.GrayF32.class, boofcv.struct.image.GrayF32.class);
+            fresh.process(grey, 0.04f, 0.12f, theirs);
+            assertThat(ours.data).as("Canny, %d x %d", grey.width, grey.height).isEqualTo(theirs.data);
+            canny.again(0.02f, 0.06f, ours);
+            fresh.process(grey, 0.02f, 0.06f, theirs);
+            assertThat(ours.data).as("Canny again, %d x %d", grey.width, grey.height).isEqualTo(theirs.data);
+        }
+    }
+
+    @Test
     void aPhotoOfNothingButASurfaceHasNoCard() throws Exception {
         RgbImage blank = new RgbImage(400, 300, new int[400 * 300]);
         java.util.Arrays.fill(blank.pixels(), 0x8A7F6B);
