@@ -30,15 +30,19 @@ import java.util.function.Supplier;
  *   <li>for a photo in which no card is found, or whose largest card covers at least {@value #GUIDE_SHARE} of it,
  *       the whole photo as the card, exactly as before cards were found (a guide crop, §5.9: its turns by shape).</li>
  * </ul>
- * The outline that gives the nearest artwork is the card's; its corners are the answer's. When nothing is
- * recognised, or the photo is a page of cards (a find holds several others), the finer decode is searched too and
- * its cards are answered when it recognises more of them. A photo in which no
+ * The outlines are tried in that order, a few queries at a time ({@link ArtMatcher#merged}), and a card is looked at
+ * no further once it is {@link MatchStatus#CONFIDENT} within {@value #SURE} bits: most cards are recognised by their
+ * first outline, and the rest are looked at through all of them as before. The outline that gives the nearest
+ * artwork is the card's; its corners are the answer's. When nothing is recognised, or the photo holds a page of
+ * cards (a find that holds several others) that was not read whole ({@link PageGrid}), the finer decode is searched
+ * too and its cards are answered when it recognises more of them. A photo in which no
  * card is found is one card when, taken whole, it is near an artwork (not {@link MatchStatus#UNKNOWN}), and none
  * otherwise.
  *
  * <p>Overlapping finds of one card are one entry: outlines of one card are grouped by the finder; of two cards one
  * of which lies inside the other (a card's art box is itself card-shaped), the one with the better status stays,
- * the outer one on a tie; a find that holds two or more others (a binder page) is not a card.
+ * the outer one on a tie, so a find inside a card already confident is not matched at all; a find that holds two or
+ * more others (a binder page) is not a card.
  *
  * <p>Cost, bounded: at most {@value #MAX_CARDS} cards (the largest), at most {@value #MAX_TRIES} outlines of each,
  * each warped to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is
