@@ -30,9 +30,10 @@ import java.util.function.Supplier;
  *   <li>for a photo in which no card is found, or whose largest card covers at least {@value #GUIDE_SHARE} of it,
  *       the whole photo as the card, exactly as before cards were found (a guide crop, §5.9: its turns by shape).</li>
  * </ul>
- * The outlines are tried in that order, a few queries at a time ({@link ArtMatcher#merged}), and a card is looked at
- * no further once it is {@link MatchStatus#CONFIDENT} within {@value #SURE} bits: most cards are recognised by their
- * first outline, and the rest are looked at through all of them as before. The outline that gives the nearest
+ * The outlines are tried in that order, each of the finder's outlines with its sleeve's and border's together
+ * ({@link ArtMatcher#merged} joins the searches), and a card is looked at no further once it is
+ * {@link MatchStatus#CONFIDENT} within {@value #SURE} bits: most cards are recognised by their first outline, and
+ * the rest are looked at through all of them as before. The outline that gives the nearest
  * artwork is the card's; its corners are the answer's. When nothing is recognised, or the photo holds a page of
  * cards (a find that holds several others) that was not read whole ({@link PageGrid}), the finer decode is searched
  * too and its cards are answered when it recognises more of them. A photo in which no
@@ -262,7 +263,7 @@ public final class PhotoMatch {
             ArtMatcher matcher, UploadDeadline deadline) {
         Search search = new Search(matcher);
         if (card != null) {
-            List<Quad> outlines = outlinesTried(card);
+            List<List<Quad>> outlines = outlinesTriedByFind(card);
             RgbImage source = image;
             double scale = 1;
             RgbImage larger = shortSide(card.outer()) < CardWarp.CARD_WIDTH ? finer.get() : null;
@@ -270,14 +271,16 @@ public final class PhotoMatch {
                 source = larger;
                 scale = (double) source.width() / image.width();
             }
-            for (Quad outline : outlines) {
-                deadline.check("matching the cards");
-                List<Attempt> batch = new ArrayList<>(2);
-                addWarped(batch, source, outline, scale);
-                double even = outline.side(0) + outline.side(2);
-                double odd = outline.side(1) + outline.side(3);
-                if (odd < CaptureQueries.SHAPE_RATIO * even) {
-                    addWarped(batch, source, outline.startingAt(1), scale);
+            for (List<Quad> variants : outlines) {
+                List<Attempt> batch = new ArrayList<>();
+                for (Quad outline : variants) {
+                    deadline.check("matching the cards");
+                    addWarped(batch, source, outline, scale);
+                    double even = outline.side(0) + outline.side(2);
+                    double odd = outline.side(1) + outline.side(3);
+                    if (odd < CaptureQueries.SHAPE_RATIO * even) {
+                        addWarped(batch, source, outline.startingAt(1), scale);
+                    }
                 }
                 search.add(batch);
                 if (search.sure()) {
@@ -362,17 +365,32 @@ public final class PhotoMatch {
      * of one already tried; at most {@value #MAX_TRIES}. Coordinates as the card's.
      */
     public static List<Quad> outlinesTried(CardFinder.FoundCard card) {
-        List<Quad> outlines = new ArrayList<>();
+        return outlinesTriedByFind(card).stream().flatMap(List::stream).toList();
+    }
+
+    /**
+     * {@link #outlinesTried}, grouped by the outline of the finder's that each comes from (as found, as a sleeve's,
+     * as the inside of a border): a group is searched together, so the best of the three gives the card's corners
+     * when the look stops after it. Groups left empty by the rule are left out.
+     */
+    static List<List<Quad>> outlinesTriedByFind(CardFinder.FoundCard card) {
+        List<List<Quad>> groups = new ArrayList<>();
+        List<Quad> tried = new ArrayList<>();
         for (Quad outline : card.outlines()) {
+            List<Quad> group = new ArrayList<>(3);
             for (Quad variant : List.of(outline, outline.grown(-SLEEVE_U, -SLEEVE_V),
                     outline.grown(BORDER_U, BORDER_V))) {
-                if (outlines.size() < MAX_TRIES
-                        && outlines.stream().noneMatch(q -> q.cornerDistance(variant) < 0.01 * shortSide(q))) {
-                    outlines.add(variant);
+                if (tried.size() < MAX_TRIES
+                        && tried.stream().noneMatch(q -> q.cornerDistance(variant) < 0.01 * shortSide(q))) {
+                    tried.add(variant);
+                    group.add(variant);
                 }
             }
+            if (!group.isEmpty()) {
+                groups.add(group);
+            }
         }
-        return outlines;
+        return groups;
     }
 
     /** Warps {@code outline} (small-decode coordinates) from {@code source} ({@code scale} times as large). */
