@@ -76,18 +76,8 @@ class ArtMatcherTest {
     @Test
     void agreesWithABruteForceSearchOnClusteredFingerprints() {
         Random random = new Random(7);
-        List<ArtIndexFile.Entry> entries = new ArrayList<>();
-        byte[] centre = new byte[128];
-        random.nextBytes(centre);
-        for (int k = 0; k < 3000; k++) {
-            byte[] fp = centre.clone();
-            // Flip a varying number of bits so many distances tie and early exits happen at every depth.
-            for (int flips = random.nextInt(600); flips > 0; flips--) {
-                int bit = random.nextInt(1024);
-                fp[bit >> 3] ^= (byte) (0x80 >>> (bit & 7));
-            }
-            entries.add(new ArtIndexFile.Entry(new UUID(random.nextLong(), random.nextLong()), fp));
-        }
+        // a varying number of bits flipped, so many distances tie and early exits happen at every depth
+        List<ArtIndexFile.Entry> entries = clustered(random, 3000, 600);
         ArtMatcher matcher = ArtMatcher.of(DIGEST, entries);
         List<ArtIndexFile.Entry> sorted = new ArrayList<>(entries);
         sorted.sort(Comparator.comparing(ArtIndexFile.Entry::artworkId, ArtIndexFile.ID_ORDER));
@@ -107,26 +97,12 @@ class ArtMatcherTest {
         // Clustered fingerprints, so distances tie and an artwork is near several queries; the splits include
         // empty-ish ones (a single query), the first and the second search holding the tie, and limits above 10.
         Random random = new Random(11);
-        List<ArtIndexFile.Entry> entries = new ArrayList<>();
-        byte[] centre = new byte[128];
-        random.nextBytes(centre);
-        for (int k = 0; k < 1500; k++) {
-            byte[] fp = centre.clone();
-            for (int flips = random.nextInt(300); flips > 0; flips--) {
-                int bit = random.nextInt(1024);
-                fp[bit >> 3] ^= (byte) (0x80 >>> (bit & 7));
-            }
-            entries.add(new ArtIndexFile.Entry(new UUID(random.nextLong(), random.nextLong()), fp));
-        }
+        List<ArtIndexFile.Entry> entries = clustered(random, 1500, 300);
         ArtMatcher matcher = ArtMatcher.of(DIGEST, entries);
         for (int trial = 0; trial < 200; trial++) {
             byte[][] queries = new byte[2 + random.nextInt(30)][];
             for (int q = 0; q < queries.length; q++) {
-                queries[q] = entries.get(random.nextInt(entries.size())).fingerprint().clone();
-                for (int flips = random.nextInt(40); flips > 0; flips--) {
-                    int bit = random.nextInt(1024);
-                    queries[q][bit >> 3] ^= (byte) (0x80 >>> (bit & 7));
-                }
+                queries[q] = flipped(random, entries.get(random.nextInt(entries.size())).fingerprint(), 40);
                 if (q > 0 && random.nextInt(5) == 0) {
                     queries[q] = queries[random.nextInt(q)].clone(); // the same query in both searches: a tie
                 }
@@ -143,6 +119,28 @@ class ArtMatcherTest {
             }
             assertEquals(matcher.nearest(queries, limit), merged, "trial " + trial);
         }
+    }
+
+    /** {@code count} artworks around one random fingerprint, each with up to {@code maxFlips} of its bits flipped. */
+    private static List<ArtIndexFile.Entry> clustered(Random random, int count, int maxFlips) {
+        List<ArtIndexFile.Entry> entries = new ArrayList<>();
+        byte[] centre = new byte[128];
+        random.nextBytes(centre);
+        for (int k = 0; k < count; k++) {
+            byte[] fp = flipped(random, centre, maxFlips);
+            entries.add(new ArtIndexFile.Entry(new UUID(random.nextLong(), random.nextLong()), fp));
+        }
+        return entries;
+    }
+
+    /** A copy of {@code fingerprint} with up to {@code maxFlips} random bits flipped. */
+    private static byte[] flipped(Random random, byte[] fingerprint, int maxFlips) {
+        byte[] fp = fingerprint.clone();
+        for (int flips = random.nextInt(maxFlips); flips > 0; flips--) {
+            int bit = random.nextInt(1024);
+            fp[bit >> 3] ^= (byte) (0x80 >>> (bit & 7));
+        }
+        return fp;
     }
 
     @Test
