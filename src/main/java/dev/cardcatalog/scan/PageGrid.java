@@ -1,7 +1,6 @@
 package dev.cardcatalog.scan;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.ejml.data.FMatrixRMaj;
 import org.ejml.dense.row.CommonOps_FDRM;
@@ -62,39 +61,30 @@ public final class PageGrid {
         }
         java.util.Arrays.sort(heights);
         java.util.Arrays.sort(widths);
-        int rows = groups(centres, 1, heights[heights.length / 2] / 2);
-        int columns = groups(centres, 0, widths[widths.length / 2] / 2);
-        if ((long) rows * columns != on.size()) {
-            return false;
-        }
-        // every row as long as the others: no gap inside the grid
-        List<double[]> byRow = new ArrayList<>(centres);
-        byRow.sort(Comparator.comparingDouble(c -> c[1]));
-        double split = heights[heights.length / 2] / 2;
-        int inRow = 1;
-        for (int k = 1; k < byRow.size(); k++) {
-            if (byRow.get(k)[1] - byRow.get(k - 1)[1] > split) {
-                if (inRow != columns) {
-                    return false;
-                }
-                inRow = 1;
-            } else {
-                inRow++;
-            }
-        }
-        return inRow == columns;
+        List<Integer> rows = groups(centres, 1, heights[heights.length / 2] / 2);
+        int columns = groups(centres, 0, widths[widths.length / 2] / 2).size();
+        // every row as long as there are columns: no gap inside the grid
+        return rows.stream().allMatch(inRow -> inRow == columns);
     }
 
-    /** How many groups the centres fall into along {@code axis}: a gap of more than {@code split} starts one. */
-    private static int groups(List<double[]> centres, int axis, double split) {
+    /**
+     * The sizes of the groups the centres fall into along {@code axis}, in order: a gap of more than {@code split}
+     * starts the next.
+     */
+    private static List<Integer> groups(List<double[]> centres, int axis, double split) {
         double[] along = centres.stream().mapToDouble(c -> c[axis]).sorted().toArray();
-        int groups = 1;
+        List<Integer> sizes = new ArrayList<>();
+        int size = 1;
         for (int k = 1; k < along.length; k++) {
             if (along[k] - along[k - 1] > split) {
-                groups++;
+                sizes.add(size);
+                size = 1;
+            } else {
+                size++;
             }
         }
-        return groups;
+        sizes.add(size);
+        return sizes;
     }
 
     private static double extent(double[][] points, int axis) {
