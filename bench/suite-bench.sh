@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test suite's own benchmark (docs/benchmarks.md, "Test suite"): ./mvnw -B verify on a fresh clone of this
 # repository's HEAD, as a new contributor runs it, timed with the load average before and after, then the time of
-# every test class (surefire's and failsafe's reports) and the Quarkus starts, longest first, and how busy the
+# every test class (the log's "Tests run" lines) and the Quarkus starts, longest first, and how busy the
 # machine's cores were: every 10 s, the share of all cores' time spent running (/proc/stat), to <clone>/cpu.tsv,
 # and the average of the test phases.
 #
@@ -40,16 +40,25 @@ echo "./mvnw -B verify: exit $status, $(( (end - start) / 60 )) min $(( (end - s
 grep -E "Tests run: [0-9]+, Failures" suite.log | grep -v " -- in " || true
 echo "Quarkus starts (one per test profile used): $(grep -c 'started in .*Listening on' suite.log || true)"
 python3 - <<'EOF'
-import glob, xml.etree.ElementTree as ET
+import re
+# every class's line in the log ("Tests run: ..., Time elapsed: X s -- in <class>"): surefire runs the unit tests as
+# two suites (dev.cardcatalog.suites), whose reports hold the classes' test cases but not each class's whole time
 rows = []
-for phase, pattern in (("unit", "target/surefire-reports/TEST-*.xml"), ("integration", "target/failsafe-reports/TEST-*.xml")):
-    for path in glob.glob(pattern):
-        suite = ET.parse(path).getroot()
-        rows.append((float(suite.get("time")), phase, suite.get("name").rsplit(".", 1)[-1], int(suite.get("tests"))))
+suites = []
+for line in open("suite.log", encoding="utf-8", errors="replace"):
+    m = re.search(r"Tests run: (\d+), .*Time elapsed: ([\d.,]+) s.* -- in dev\.cardcatalog\.(\S+)", line)
+    if not m:
+        continue
+    seconds, name = float(m.group(2).replace(",", "")), m.group(3).rsplit(".", 1)[-1]
+    if name.endswith("Suite"):
+        suites.append(f"{name}: {seconds:.0f} s")
+    else:
+        rows.append((seconds, "integration" if name.endswith("IT") else "unit", name, int(m.group(1))))
 rows.sort(reverse=True)
 for seconds, phase, name, tests in rows:
     print(f"{seconds:8.1f} s  {phase:11}  {name} ({tests})")
 for phase in ("unit", "integration"):
     print(f"sum of {phase} classes: {sum(r[0] for r in rows if r[1] == phase):.0f} s")
+print("unit-test suites, one per JVM (from discovery to the end):", ", ".join(suites))
 EOF
 exit $status

@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Points the service under test at the JVM's real infrastructure: the embedded PostgreSQL, the embedded KRaft
- * broker and the Scryfall stand-in, each started once per test JVM.
+ * broker and the Scryfall stand-in, each started once per test JVM, and the JVM's own data directory
+ * ({@link TestData#DATA_DIR}).
  */
 public class CardCatalogTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -23,6 +24,7 @@ public class CardCatalogTestResource implements QuarkusTestResourceLifecycleMana
         config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
         config.put("quarkus.rest-client.scryfall.url", standIn.baseUrl());
         config.put("card-catalog.scryfall.image-base-url-override", standIn.baseUrl());
+        config.put("card-catalog.data-dir", TestData.DATA_DIR.toString());
         return config;
     }
 

@@ -14,8 +14,9 @@ import java.util.stream.Stream;
 public final class TestData {
 
     /**
-     * The system property that names a test JVM among several run side by side (failsafe's forks:
-     * {@code fork-${surefire.forkNumber}}); unset in the one unit-test JVM. Each JVM has its own PostgreSQL, broker
+     * The system property that names a test JVM among several run side by side (surefire's forks:
+     * {@code unit-${surefire.forkNumber}}, failsafe's: {@code fork-${surefire.forkNumber}}); unset in a JVM started
+     * otherwise (an IDE's). Each JVM has its own PostgreSQL, broker
      * and stand-in; the directories it writes under {@code target/} get the name too ({@link #perJvm}).
      */
     public static final String FORK_PROPERTY = "card-catalog.test.fork";
