@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
-import dev.cardcatalog.testing.BearerTokenProfile;
+import dev.cardcatalog.testing.ProductionSecurityProfile;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.TestData;
@@ -16,11 +16,11 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
 /**
- * Bearer tokens switched on by configuration alone ({@link BearerTokenProfile}): a token signed with the configured
+ * Bearer tokens switched on by configuration alone ({@link ProductionSecurityProfile}): a token signed with the configured
  * key carries its roles in {@code groups}; no OIDC server is involved. HTTP Basic keeps working beside it.
  */
 @QuarkusTest
-@TestProfile(BearerTokenProfile.class)
+@TestProfile(ProductionSecurityProfile.class)
 @WithTestResource(CardCatalogTestResource.class)
 class BearerTokenTest {
 

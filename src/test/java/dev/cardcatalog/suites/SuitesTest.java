@@ -67,7 +67,7 @@ class SuitesTest {
         assertThat(Stream.of("dev.cardcatalog.art.ArtBuildTest", "dev.cardcatalog.x.TestThing",
                 "dev.cardcatalog.x.ThingTests", "dev.cardcatalog.x.ThingTestCase"))
                 .allMatch(name -> TEST_NAMES.matcher(name).matches());
-        assertThat(Stream.of("dev.cardcatalog.it.OutageIT", "dev.cardcatalog.suites.ServiceSideSuite",
+        assertThat(Stream.of("dev.cardcatalog.it.BrokerOutageIT", "dev.cardcatalog.suites.ServiceSideSuite",
                 "dev.cardcatalog.bench.StageTimes", "dev.cardcatalog.x.Thing$Test", "dev.cardcatalog.x.Latest"))
                 .noneMatch(name -> TEST_NAMES.matcher(name).matches());
         assertThat(suite("dev.cardcatalog.scan.PhotoMatchTest")).isEqualTo("ScannerSideSuite");
