@@ -19,14 +19,17 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two suites surefire runs (see the package): every unit-test class is in exactly one, and every test profile
+ * The three suites surefire runs (see the package): every unit-test class is in exactly one, and every test profile
  * but the default is used in one only, so that one JVM builds it.
  */
 class SuitesTest {
 
     static final Path TEST_CLASSES = Path.of("target/test-classes");
-    static final Pattern TEST_NAMES = Pattern.compile(ServiceSideSuite.TEST_CLASSES);
-    static final Pattern SCANNER_SIDE = Pattern.compile(ScannerSideSuite.CLASSES);
+    static final Pattern TEST_NAMES = Pattern.compile(ServiceSuite.TEST_CLASSES);
+    /** The suites that name their classes; {@link ServiceSuite} takes the rest. */
+    static final Map<String, Pattern> NAMED = Map.of(
+            "ArtAndScanSuite", Pattern.compile(ArtAndScanSuite.CLASSES),
+            "RetriesSuite", Pattern.compile(RetriesSuite.CLASSES));
 
     @Test
     void everyTestClassIsInExactlyOneSuite() throws IOException {
@@ -39,8 +42,11 @@ class SuitesTest {
             if (!name.endsWith("IT") && !TEST_NAMES.matcher(name).matches()) {
                 inNone.add(name);
             }
-            if (SCANNER_SIDE.matcher(name).matches()) {
-                assertThat(name).as("a class of ScannerSideSuite is a test class by name").matches(TEST_NAMES);
+            List<String> naming = NAMED.entrySet().stream().filter(e -> e.getValue().matcher(name).matches())
+                    .map(Map.Entry::getKey).toList();
+            assertThat(naming).as("the suites that name %s", name).hasSizeLessThan(2);
+            if (!naming.isEmpty()) {
+                assertThat(name).as("a class %s names is a test class by name", naming).matches(TEST_NAMES);
             }
         }
         assertThat(inNone).as("test classes no suite takes (name them *Test, or *IT for failsafe)").isEmpty();
@@ -58,7 +64,7 @@ class SuitesTest {
         }
         assertThat(suitesOfProfile).as("the suites that use each profile").hasSizeGreaterThan(5)
                 .allSatisfy((profile, suites) -> assertThat(suites)
-                        .as("%s's classes (put them all in one suite: ScannerSideSuite.CLASSES)", profile)
+                        .as("%s's classes (put them all in one suite: a named suite's CLASSES, or none)", profile)
                         .hasSize(1));
     }
 
@@ -67,17 +73,21 @@ class SuitesTest {
         assertThat(Stream.of("dev.cardcatalog.art.ArtBuildTest", "dev.cardcatalog.x.TestThing",
                 "dev.cardcatalog.x.ThingTests", "dev.cardcatalog.x.ThingTestCase"))
                 .allMatch(name -> TEST_NAMES.matcher(name).matches());
-        assertThat(Stream.of("dev.cardcatalog.it.BrokerOutageIT", "dev.cardcatalog.suites.ServiceSideSuite",
+        assertThat(Stream.of("dev.cardcatalog.it.BrokerOutageIT", "dev.cardcatalog.suites.ServiceSuite",
                 "dev.cardcatalog.bench.StageTimes", "dev.cardcatalog.x.Thing$Test", "dev.cardcatalog.x.Latest"))
                 .noneMatch(name -> TEST_NAMES.matcher(name).matches());
-        assertThat(suite("dev.cardcatalog.scan.PhotoMatchTest")).isEqualTo("ScannerSideSuite");
-        assertThat(suite("dev.cardcatalog.art.SmallerIndexConsentTest")).isEqualTo("ServiceSideSuite");
-        assertThat(suite("dev.cardcatalog.platform.OperationsMetricsTest")).isEqualTo("ScannerSideSuite");
-        assertThat(suite("dev.cardcatalog.platform.MonitoringTest")).isEqualTo("ServiceSideSuite");
+        assertThat(suite("dev.cardcatalog.scan.PhotoMatchTest")).isEqualTo("ArtAndScanSuite");
+        assertThat(suite("dev.cardcatalog.platform.OperationsMetricsTest")).isEqualTo("ArtAndScanSuite");
+        assertThat(suite("dev.cardcatalog.art.SmallerIndexConsentTest")).isEqualTo("RetriesSuite");
+        assertThat(suite("dev.cardcatalog.job.CancelFlowTest")).isEqualTo("RetriesSuite");
+        assertThat(suite("dev.cardcatalog.admin.AdminPageBrowserTest")).isEqualTo("ServiceSuite");
+        assertThat(suite("dev.cardcatalog.job.CommandFlowTest")).isEqualTo("ServiceSuite");
+        assertThat(suite("dev.cardcatalog.platform.MonitoringTest")).isEqualTo("ServiceSuite");
     }
 
     static String suite(String className) {
-        return SCANNER_SIDE.matcher(className).matches() ? "ScannerSideSuite" : "ServiceSideSuite";
+        return NAMED.entrySet().stream().filter(e -> e.getValue().matcher(className).matches()).map(Map.Entry::getKey)
+                .findFirst().orElse("ServiceSuite");
     }
 
     /** The top-level classes under target/test-classes with a JUnit Jupiter test method. */

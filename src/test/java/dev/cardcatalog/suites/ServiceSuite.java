@@ -6,14 +6,15 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * Every unit test {@link ScannerSideSuite} does not take (the catalog, jobs and retries, the Scryfall client, the
- * platform's documents, rules and security): the other half (see the package).
+ * Every test class the other two suites do not take: the catalog, jobs and commands, the admin page in the browser,
+ * the platform's documents, rules, metrics and security (the default profile, {@code AdminPageProfile},
+ * {@code FreshInstanceProfile}, {@code ProductionSecurityProfile}), and any new class (see the package).
  */
 @Suite
 @SelectPackages("dev.cardcatalog")
-@IncludeClassNamePatterns(ServiceSideSuite.TEST_CLASSES)
-@ExcludeClassNamePatterns(ScannerSideSuite.CLASSES)
-public class ServiceSideSuite {
+@IncludeClassNamePatterns(ServiceSuite.TEST_CLASSES)
+@ExcludeClassNamePatterns({ArtAndScanSuite.CLASSES, RetriesSuite.CLASSES})
+public class ServiceSuite {
 
     /** The classes surefire would take by default: {@code Test*}, {@code *Test}, {@code *Tests}, {@code *TestCase}. */
     static final String TEST_CLASSES = "^(.+\\.Test[^.$]*|.+\\.[^.$]*(Test|Tests|TestCase))$";

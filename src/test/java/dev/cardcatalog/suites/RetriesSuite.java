@@ -1,0 +1,21 @@
+package dev.cardcatalog.suites;
+
+import org.junit.platform.suite.api.IncludeClassNamePatterns;
+import org.junit.platform.suite.api.SelectPackages;
+import org.junit.platform.suite.api.Suite;
+
+/**
+ * Retries, rate limits and the Scryfall client's waits: the classes of {@code ShortRetryProfile},
+ * {@code ShortLockoutProfile} and {@code NoBackOffProfile} (see the package).
+ */
+@Suite
+@SelectPackages("dev.cardcatalog")
+@IncludeClassNamePatterns(RetriesSuite.CLASSES)
+public class RetriesSuite {
+
+    /** This suite's classes, by name. */
+    static final String CLASSES = "dev\\.cardcatalog\\.("
+            + "job\\.(CancelFlow|RetryFlow|RetryPolicyFlow|TraceContextFlow)Test"
+            + "|art\\.SmallerIndexConsentTest"
+            + "|scryfall\\.(ScryfallClient|QuietWindow)Test)";
+}
