@@ -2,34 +2,21 @@ package dev.cardcatalog.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cardcatalog.testing.EmbeddedKafkaBroker;
 import dev.cardcatalog.testing.EmbeddedPostgresServer;
-import dev.cardcatalog.testing.PrometheusText;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TcpProxy;
 import dev.cardcatalog.testing.TestDatabase;
 import dev.cardcatalog.testing.TestKafka;
 import dev.cardcatalog.testing.TestUsers;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * a POST meanwhile answers 503 with {@code Retry-After}.
  */
 class DatabaseOutageIT extends Outages {
+
     @Test
     void aCommandArrivingWhilePostgresIsDownIsHeldAndRunsOnceItIsBack() throws Exception {
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();

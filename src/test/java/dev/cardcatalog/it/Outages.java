@@ -1,16 +1,11 @@
 package dev.cardcatalog.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cardcatalog.testing.EmbeddedKafkaBroker;
 import dev.cardcatalog.testing.EmbeddedPostgresServer;
 import dev.cardcatalog.testing.PrometheusText;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TcpProxy;
-import dev.cardcatalog.testing.TestDatabase;
-import dev.cardcatalog.testing.TestKafka;
 import dev.cardcatalog.testing.TestUsers;
 import java.io.IOException;
 import java.net.URI;
@@ -25,12 +20,10 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 
 /**
  * What the outage tests share ({@link DatabaseOutageIT}, {@link BrokerOutageIT}): the outage's length, the short
@@ -41,8 +34,8 @@ abstract class Outages {
 
     /**
      * The issue's 30 s, longer than the 20 s the consumer used to try before it dead-lettered a command it could not
-     * register; the system property {@code card-catalog.test.outage-seconds} sets another length (75 to outlast the throttled
-     * commit strategy's 60 s age check, which the command channel has off).
+     * register; the system property {@code card-catalog.test.outage-seconds} sets another length (75 to outlast the
+     * throttled commit strategy's 60 s age check, which the command channel has off).
      */
     static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("card-catalog.test.outage-seconds", 30));
 

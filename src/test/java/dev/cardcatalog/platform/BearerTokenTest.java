@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
-import dev.cardcatalog.testing.ProductionSecurityProfile;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
+import dev.cardcatalog.testing.ProductionSecurityProfile;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestTokens;
 import io.quarkus.test.common.WithTestResource;
@@ -16,8 +16,8 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
 /**
- * Bearer tokens switched on by configuration alone ({@link ProductionSecurityProfile}): a token signed with the configured
- * key carries its roles in {@code groups}; no OIDC server is involved. HTTP Basic keeps working beside it.
+ * Bearer tokens switched on by configuration alone ({@link ProductionSecurityProfile}): a token signed with the
+ * configured key carries its roles in {@code groups}; no OIDC server is involved. HTTP Basic keeps working beside it.
  */
 @QuarkusTest
 @TestProfile(ProductionSecurityProfile.class)

@@ -94,7 +94,9 @@ class SuitesTest {
     static List<Class<?>> testClasses() throws IOException {
         List<Class<?>> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(TEST_CLASSES)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".class") && !f.toString().contains("$")).toList()) {
+            List<Path> topLevel = files.filter(f -> f.toString().endsWith(".class") && !f.toString().contains("$"))
+                    .toList();
+            for (Path file : topLevel) {
                 String name = TEST_CLASSES.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
                 Class<?> type = load(name);
                 if (Arrays.stream(type.getDeclaredMethods()).anyMatch(SuitesTest::isTest)) {
