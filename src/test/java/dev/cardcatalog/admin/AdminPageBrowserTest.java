@@ -97,13 +97,12 @@ class AdminPageBrowserTest {
     /**
      * Lets a run a test left going (a refresh it started to show another state) finish here: a run still going
      * when the application stops is handed back through Kafka, and would come back in the next test class as an
-     * unexpected job in flight. Runs with a stale heartbeat (the interrupted state, written by hand) are left alone.
+     * unexpected job in flight. Runs with a stale heartbeat (the interrupted state, written by hand) are left alone
+     * ({@link TestData#awaitRunsEnded}: as long as a run moves).
      */
     @AfterEach
     void letStartedRunsFinish() {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
-                .until(() -> TestDatabase.count("SELECT count(*) FROM job_run WHERE status = 'running'"
-                        + " AND heartbeat_at > now() - interval '1 minute'") == 0);
+        TestData.awaitRunsEnded();
     }
 
     /** Every test ends here: nothing the page did, while it polled, was refused by its Content-Security-Policy. */
@@ -124,8 +123,10 @@ class AdminPageBrowserTest {
         return browser.attribute("#panel-" + kind, "data-state");
     }
 
-    private void awaitState(String kind, String state, Duration atMost) {
-        browser.await(atMost, kind + " panel to be " + state, b -> state.equals(state(kind)));
+    /** Waits for the panel's state as long as the job ledger moves: {@code stillFor} bounds a standstill. */
+    private void awaitState(String kind, String state, Duration stillFor) {
+        browser.awaitWhileMoving(stillFor, Jobs::ledgerProgress, kind + " panel to be " + state,
+                b -> state.equals(state(kind)));
     }
 
     @Test
@@ -705,9 +706,6 @@ class AdminPageBrowserTest {
     }
 
     private static JsonPath awaitFinished(String id) {
-        JsonPath[] last = new JsonPath[1];
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                .until(() -> Jobs.FINISHED.contains((last[0] = job(id)).getString("state")));
-        return last[0];
+        return Jobs.awaitState(id, Duration.ofSeconds(90), Jobs.FINISHED);
     }
 }

@@ -61,9 +61,9 @@ class CancelFlowTest {
     /** A run a test left going would come back as an unexpected job in flight in the next test. */
     @AfterEach
     void letRunsEnd() {
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
-                .until(() -> TestDatabase.count("SELECT count(*) FROM job WHERE state IN ('queued', 'running',"
-                        + " 'waiting')") == 0);
+        Jobs.awaitWhileMoving(Duration.ofSeconds(120), "the jobs a test left going to end",
+                () -> TestDatabase.count("SELECT count(*) FROM job WHERE state IN ('queued', 'running', 'waiting')")
+                        == 0);
     }
 
     @Test

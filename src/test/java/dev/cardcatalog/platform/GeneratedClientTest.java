@@ -2,7 +2,6 @@ package dev.cardcatalog.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,6 +20,7 @@ import dev.cardcatalog.client.model.RunStatus;
 import dev.cardcatalog.testing.ArtProfile;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
+import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.SampleArtworks;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestUsers;
@@ -73,7 +73,7 @@ class GeneratedClientTest {
         assertThat(started.getTrigger()).isEqualTo("manual");
         assertThat(started.getState()).isIn(JobState.QUEUED, JobState.RUNNING, JobState.SUCCEEDED);
         JobView[] read = new JobView[1];
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+        Jobs.awaitWhileMoving(Duration.ofSeconds(60), "the refresh to finish", () -> {
             read[0] = jobs.getJob(started.getId());
             return FINISHED.contains(read[0].getState());
         });
@@ -87,7 +87,7 @@ class GeneratedClientTest {
         ApiClient scanner = client(null, null);
         ArtIndexApi artIndex = new ArtIndexApi(scanner);
         IndexView[] index = new IndexView[1];
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
+        Jobs.awaitWhileMoving(Duration.ofSeconds(120), "the art index after the refresh's build", () -> {
             try {
                 index[0] = artIndex.getArtIndex();
                 return true;

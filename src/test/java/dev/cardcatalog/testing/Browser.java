@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -181,6 +182,46 @@ public final class Browser implements AutoCloseable {
                     .until(d -> condition.apply(this));
         } catch (org.openqa.selenium.TimeoutException e) {
             throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Waits until {@code condition} holds, as long as {@code progress} moves: {@code stillFor} bounds how long it may
+     * stand still, not how long the wait takes (a job's work on a loaded machine), and {@link Jobs#CEILING} bounds
+     * the whole wait.
+     *
+     * @throws AssertionError naming {@code what}, the last progress and the page's text when the condition did not
+     *     hold and nothing moved for {@code stillFor}
+     */
+    public void awaitWhileMoving(Duration stillFor, Supplier<String> progress, String what,
+            Function<Browser, Boolean> condition) {
+        String seen = null;
+        long movedAt = System.nanoTime();
+        long ceiling = movedAt + Jobs.CEILING.toNanos();
+        while (!holds(condition)) {
+            String now = progress.get();
+            long at = System.nanoTime();
+            if (!now.equals(seen)) {
+                seen = now;
+                movedAt = at;
+            } else if (at - movedAt > stillFor.toNanos() || at > ceiling) {
+                throw new AssertionError(what + ": nothing moved for " + stillFor.toSeconds() + " s (" + now
+                        + "); the page said: " + driver.findElement(By.tagName("main")).getText());
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(what + ": interrupted", e);
+            }
+        }
+    }
+
+    private boolean holds(Function<Browser, Boolean> condition) {
+        try {
+            return Boolean.TRUE.equals(condition.apply(this));
+        } catch (StaleElementReferenceException | org.openqa.selenium.NoSuchElementException e) {
+            return false;
         }
     }
 

@@ -6,6 +6,7 @@ import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 
 /** Waiting for jobs through the service's own API. */
 public final class Jobs {
@@ -58,6 +59,45 @@ public final class Jobs {
             return false;
         });
         return last[0];
+    }
+
+    /**
+     * Waits until {@code condition} holds, as long as the ledger moves ({@link #ledgerProgress()}): {@code stillFor}
+     * bounds how long nothing in it may change, as in {@link #awaitState}, so that a loaded machine's slow build is
+     * not taken for a stuck one. A wait never lasts longer than {@link #CEILING}.
+     *
+     * @throws org.awaitility.core.ConditionTimeoutException naming {@code what} and the ledger's last state when
+     *     nothing moved for {@code stillFor}
+     */
+    public static void awaitWhileMoving(Duration stillFor, String what, Callable<Boolean> condition) {
+        String[] seen = new String[1];
+        long[] movedAt = {System.nanoTime()};
+        await(what).atMost(CEILING).pollInterval(Duration.ofMillis(200)).until(() -> {
+            if (Boolean.TRUE.equals(condition.call())) {
+                return true;
+            }
+            String now = ledgerProgress();
+            if (!now.equals(seen[0])) {
+                seen[0] = now;
+                movedAt[0] = System.nanoTime();
+            } else if (System.nanoTime() - movedAt[0] > stillFor.toNanos()) {
+                throw new org.awaitility.core.ConditionTimeoutException(what + ": nothing in the job ledger moved"
+                        + " for " + stillFor.toSeconds() + " s; it stood at " + now);
+            }
+            return false;
+        });
+    }
+
+    /**
+     * What moves in the ledger while any job works: every job's state, and every run's status, stage, count and
+     * progress time.
+     */
+    public static String ledgerProgress() {
+        return String.valueOf(TestDatabase.value("SELECT coalesce(string_agg(j.id || ' ' || j.state || ' '"
+                + " || coalesce(r.attempt::text, '-') || ' ' || coalesce(r.status, '-') || ' '"
+                + " || coalesce(r.stage, '-')"
+                + " || ' ' || coalesce(r.done::text, '-') || ' ' || coalesce(r.progressed_at::text, '-'), ' | '"
+                + " ORDER BY j.id, r.attempt), '') FROM job j LEFT JOIN job_run r ON r.job_id = j.id"));
     }
 
     /** What moves while a job works: its state, and each run's status, stage, count and progress time. */

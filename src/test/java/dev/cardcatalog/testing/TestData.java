@@ -70,7 +70,7 @@ public final class TestData {
      * instance died, as a test writes them, are left alone). A run that moves (its count, stage or progress time) may
      * take as long as it takes; one that stands still for {@link #LEFTOVER_STILL} fails the wait, naming it.
      */
-    static void awaitRunsEnded() {
+    public static void awaitRunsEnded() {
         String query = "SELECT job_id::text || ' ' || attempt || ' ' || coalesce(stage, '') || ' ' || coalesce(done, -1)"
                 + " || ' ' || coalesce(progressed_at::text, '') AS run FROM job_run WHERE status = 'running'"
                 + " AND heartbeat_at > now() - interval '1 minute' ORDER BY 1";
