@@ -195,25 +195,11 @@ public final class Browser implements AutoCloseable {
      */
     public void awaitWhileMoving(Duration stillFor, Supplier<String> progress, String what,
             Function<Browser, Boolean> condition) {
-        String seen = null;
-        long movedAt = System.nanoTime();
-        long ceiling = movedAt + Jobs.CEILING.toNanos();
-        while (!holds(condition)) {
-            String now = progress.get();
-            long at = System.nanoTime();
-            if (!now.equals(seen)) {
-                seen = now;
-                movedAt = at;
-            } else if (at - movedAt > stillFor.toNanos() || at > ceiling) {
-                throw new AssertionError(what + ": nothing moved for " + stillFor.toSeconds() + " s (" + now
-                        + "); the page said: " + driver.findElement(By.tagName("main")).getText());
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(what + ": interrupted", e);
-            }
+        try {
+            Jobs.awaitWhileMoving(stillFor, progress, what, () -> holds(condition));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; the page said: "
+                    + driver.findElement(By.tagName("main")).getText(), e);
         }
     }
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /** Waiting for jobs through the service's own API. */
 public final class Jobs {
@@ -70,19 +71,30 @@ public final class Jobs {
      *     nothing moved for {@code stillFor}
      */
     public static void awaitWhileMoving(Duration stillFor, String what, Callable<Boolean> condition) {
+        awaitWhileMoving(stillFor, Jobs::ledgerProgress, what, condition);
+    }
+
+    /**
+     * As {@link #awaitWhileMoving(Duration, String, Callable)}, with {@code progress} as what moves.
+     *
+     * @throws org.awaitility.core.ConditionTimeoutException naming {@code what} and the last progress when nothing
+     *     moved for {@code stillFor}
+     */
+    public static void awaitWhileMoving(Duration stillFor, Supplier<String> progress, String what,
+            Callable<Boolean> condition) {
         String[] seen = new String[1];
         long[] movedAt = {System.nanoTime()};
         await(what).atMost(CEILING).pollInterval(Duration.ofMillis(200)).until(() -> {
             if (Boolean.TRUE.equals(condition.call())) {
                 return true;
             }
-            String now = ledgerProgress();
+            String now = progress.get();
             if (!now.equals(seen[0])) {
                 seen[0] = now;
                 movedAt[0] = System.nanoTime();
             } else if (System.nanoTime() - movedAt[0] > stillFor.toNanos()) {
-                throw new org.awaitility.core.ConditionTimeoutException(what + ": nothing in the job ledger moved"
-                        + " for " + stillFor.toSeconds() + " s; it stood at " + now);
+                throw new org.awaitility.core.ConditionTimeoutException(what + ": nothing moved for "
+                        + stillFor.toSeconds() + " s; it stood at " + now);
             }
             return false;
         });
