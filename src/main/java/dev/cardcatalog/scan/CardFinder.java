@@ -43,7 +43,9 @@ import org.ddogleg.struct.DogArray_I32;
  * An outline is kept when it is card-shaped (below) and an edge all round ({@link #edgeContrast}); one found again
  * by another binarization counts as support. A card gives several nested outlines (a sleeve or a pocket around it,
  * its own edge, the inside of its border); they are kept together as the outlines of one {@link FoundCard}, the
- * most supported first, and which one frames the card is decided by matching ({@link PhotoMatch}).
+ * most supported first, and which one frames the card is decided by matching ({@link PhotoMatch}). On a busy
+ * surface, a card whose inside is mostly the surface's own colours is a patch of its pattern, not a card, and is
+ * dropped ({@link #MIN_OFF_SURFACE}).
  *
  * <p>What counts as a card's outline: a convex quadrilateral whose corners are at 35°–145°, whose opposite sides
  * differ by at most 1.9 times (perspective), whose longer pair of sides is 0.95–2.3 times the shorter pair (a card is
@@ -155,7 +157,9 @@ public final class CardFinder {
         }
         // 4. what differs in colour from the surface seen along the photo's edge (a patterned surface, a card of
         // nearly the surface's brightness)
+        GrayU8 offSurface = null;
         if (surfaceMask(small, binary)) {
+            offSurface = binary.clone();
             pool.addMask(binary, eroded);
         }
         // 5. a smooth surface's own light fitted and taken away (a white border on a white table)
@@ -164,7 +168,8 @@ public final class CardFinder {
         }
 
         // 6. on a busy surface, what is smooth (a card's body or border between a fine pattern's squares)
-        if (smoothRegionMask(small, binary)) {
+        boolean busy = smoothRegionMask(small, binary);
+        if (busy) {
             pool.addMask(binary, eroded);
         }
         deadline.check("finding the cards");
@@ -176,8 +181,48 @@ public final class CardFinder {
         pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
 
         deadline.check("finding the cards");
-        return group(pool.outlines());
+        List<FoundCard> cards = group(pool.outlines());
+        if (offSurface != null && busy) {
+            GrayU8 off = offSurface;
+            cards.removeIf(card -> offSurfaceShare(off, card.outer().scaled(1.0 / factor, 1.0 / factor))
+                    < MIN_OFF_SURFACE);
+        }
+        return cards;
     }
+
+    /**
+     * The share of the points of a grid over {@code outline} (pixel-edge coordinates of the small image), from
+     * {@value #OFF_SURFACE_INSET} of its width and height inside each side, that {@code offSurface} marks.
+     */
+    static double offSurfaceShare(GrayU8 offSurface, Quad outline) {
+        int marked = 0;
+        int n = OFF_SURFACE_GRID;
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < n; i++) {
+                double[] p = outline.at(OFF_SURFACE_INSET + (1 - 2 * OFF_SURFACE_INSET) * (i + 0.5) / n,
+                        OFF_SURFACE_INSET + (1 - 2 * OFF_SURFACE_INSET) * (j + 0.5) / n);
+                int x = (int) Math.floor(p[0]);
+                int y = (int) Math.floor(p[1]);
+                if (offSurface.isInBounds(x, y) && offSurface.unsafe_get(x, y) != 0) {
+                    marked++;
+                }
+            }
+        }
+        return marked / (double) (n * n);
+    }
+
+    /**
+     * On a busy surface, an outline less than this share of whose inside differs from the surface's colours
+     * ({@link #surfaceMask}) is a piece of the surface's pattern, not a card: a card's art and text box are not the
+     * surface's colours.
+     */
+    static final double MIN_OFF_SURFACE = 0.25;
+
+    /** The points a side of {@link #offSurfaceShare}'s grid. */
+    static final int OFF_SURFACE_GRID = 16;
+
+    /** How far inside an outline's sides {@link #offSurfaceShare}'s grid starts: clear of a card's border. */
+    static final double OFF_SURFACE_INSET = 0.1;
 
     /** The local threshold's scale: a pixel is dark below 0.95 of its window's mean, light above 1 / 0.95. */
     static final float LOCAL_SCALE = 0.95f;

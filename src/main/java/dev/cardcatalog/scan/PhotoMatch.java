@@ -42,12 +42,15 @@ import java.util.function.Supplier;
  *
  * <p>Overlapping finds of one card are one entry: outlines of one card are grouped by the finder; of two cards one
  * of which lies inside the other (a card's art box is itself card-shaped), the one with the better status stays,
- * the outer one on a tie, so a find inside a card already confident is not matched at all; a find that holds two or
- * more others (a binder page) is not a card.
+ * the outer one on a tie, so a find inside a card already confident is not matched at all. A find that holds two or
+ * more others is a binder page, or a card whose art box and text box were found too: it is tried first, as a card,
+ * and is a card when it is {@link MatchStatus#CONFIDENT} (its art box and text box then lie inside a confident card
+ * and are not matched), and a page otherwise.
  *
- * <p>Cost, bounded: at most {@value #MAX_CARDS} cards (the largest), at most {@value #MAX_TRIES} outlines of each,
- * each warped to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is
- * checked before every card and every outline. Stateless and thread-safe.
+ * <p>Cost, bounded: at most {@value #MAX_CARDS} cards (the largest) and {@value #MAX_CARDS} finds that hold others,
+ * at most {@value #MAX_TRIES} outlines of each, each warped to at most {@value #MAX_CARD_WIDTH} ×
+ * {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is checked before every card and every outline. Stateless
+ * and thread-safe.
  */
 public final class PhotoMatch {
 
@@ -143,8 +146,21 @@ public final class PhotoMatch {
         List<CardFinder.FoundCard> all = new ArrayList<>(finder.find(search, searchSide, deadline));
         all.sort(Comparator.comparingDouble((CardFinder.FoundCard c) -> c.outer().area()).reversed());
         List<CardFinder.FoundCard> found = withoutContainers(all);
+        List<Tried> tried = new ArrayList<>();
+        int containers = 0;
         for (CardFinder.FoundCard card : all) {
-            if (!found.contains(card)) {
+            if (found.contains(card) || insideConfident(card.outer(), tried)) {
+                continue;
+            }
+            // a page of cards, or a card whose art box and text box were found too: a card if it is recognised
+            Tried container = null;
+            if (containers++ < MAX_CARDS) {
+                deadline.check("matching the cards");
+                container = tryCard(search, finer, card, false, matcher, deadline);
+            }
+            if (container != null && container.status == MatchStatus.CONFIDENT) {
+                tried.add(container);
+            } else {
                 pages.add(card.outer().scaled(sx, sy));
             }
         }
@@ -153,7 +169,6 @@ public final class PhotoMatch {
         }
         boolean guide = whole && (found.isEmpty() || found.get(0).outer().area() >= GUIDE_SHARE * frameArea);
 
-        List<Tried> tried = new ArrayList<>();
         for (int k = 0; k < found.size(); k++) {
             deadline.check("matching the cards");
             CardFinder.FoundCard card = found.get(k);
@@ -162,7 +177,7 @@ public final class PhotoMatch {
             }
             tried.add(tryCard(search, finer, card, guide && k == 0, matcher, deadline));
         }
-        if (found.isEmpty() && guide) {
+        if (tried.isEmpty() && guide) {
             Tried photoWhole = tryCard(search, finer, null, true, matcher, deadline);
             if (photoWhole.status != MatchStatus.UNKNOWN) {
                 tried.add(photoWhole);
@@ -411,7 +426,8 @@ public final class PhotoMatch {
 
     /**
      * The finds that are not containers: a find whose outline holds the centres of two or more others that are not
-     * inside each other (a binder page, a box of cards) is not a card.
+     * inside each other (a binder page, a box of cards, or a card whose art box and text box were found) is a card
+     * only if it is recognised as one ({@link #pass}).
      */
     static List<CardFinder.FoundCard> withoutContainers(List<CardFinder.FoundCard> found) {
         List<CardFinder.FoundCard> kept = new ArrayList<>();
