@@ -27,6 +27,9 @@ import java.util.function.Supplier;
  *   <li>each at 0° and 180° (the finder cannot tell the top of a card from its bottom), and, when the outline is
  *       nearly square (its sides within {@value CaptureQueries#SHAPE_RATIO} of each other, a card tilted along its
  *       length), with its other pair of sides as the short ones too;</li>
+ *   <li>when nothing is near the card after all of them ({@link MatchStatus#UNKNOWN}), the card its first outline
+ *       would be the art box of, either end up ({@link #aroundArtBox}): a white border on a light surface, or glare,
+ *       can hide a card's own edge while its art box's stay clear;</li>
  *   <li>for a photo in which no card is found, or whose largest card covers at least {@value #GUIDE_SHARE} of it,
  *       the whole photo as the card, exactly as before cards were found (a guide crop, §5.9: its turns by shape).</li>
  * </ul>
@@ -302,6 +305,15 @@ public final class PhotoMatch {
                     break;
                 }
             }
+            if (search.unknown()) {
+                // nothing is near: the outline may be the card's art box, the card's own edge unseen
+                List<Attempt> batch = new ArrayList<>();
+                for (Quad outline : aroundArtBox(card.outlines().get(0))) {
+                    deadline.check("matching the cards");
+                    addWarped(batch, source, outline, scale);
+                }
+                search.add(batch);
+            }
         }
         if (whole && !search.sure()) {
             deadline.check("matching the cards");
@@ -361,6 +373,11 @@ public final class PhotoMatch {
                     && MatchStatus.of(nearest) == MatchStatus.CONFIDENT;
         }
 
+        /** Whether no artwork is near the card yet ({@link MatchStatus#UNKNOWN}). */
+        boolean unknown() {
+            return MatchStatus.of(nearest) == MatchStatus.UNKNOWN;
+        }
+
         /** For each query fingerprint, in order, the attempt it belongs to. */
         int[] attemptOfQuery() {
             int[] attemptOf = new int[queries];
@@ -406,6 +423,37 @@ public final class PhotoMatch {
             }
         }
         return groups;
+    }
+
+    /**
+     * How far a card reaches beyond its art box, in art-box widths at either side and art-box heights above and
+     * below: a Scryfall {@code small} image (146 × 204) has its art box at x 11–135, y 25–113.
+     */
+    static final double ART_SIDE = 11.0 / 124;
+    static final double ART_TOP = 25.0 / 88;
+    static final double ART_BOTTOM = 91.0 / 88;
+
+    /**
+     * The card whose art box {@code art} would be, either end up: a white-bordered card on a light surface, or one
+     * under glare, can show no edge of its own while its art box's edges are clear. The art box is wider than tall,
+     * so the card's height runs along the outline's short sides.
+     *
+     * @param art an outline as the finder gives it ({@link CardFinder#upright}: side 0 a short side)
+     * @return two outlines, the card below and above its art box, each as the finder gives outlines; their corners
+     *         carry the art box's error about twice over
+     */
+    static List<Quad> aroundArtBox(Quad art) {
+        List<Quad> cards = new ArrayList<>(2);
+        for (boolean topAtStart : new boolean[] {true, false}) {
+            double top = topAtStart ? -ART_TOP : 1 + ART_TOP;
+            double bottom = topAtStart ? 1 + ART_BOTTOM : -ART_BOTTOM;
+            double[] a = art.at(top, -ART_SIDE);
+            double[] b = art.at(top, 1 + ART_SIDE);
+            double[] c = art.at(bottom, 1 + ART_SIDE);
+            double[] d = art.at(bottom, -ART_SIDE);
+            cards.add(CardFinder.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1])));
+        }
+        return cards;
     }
 
     /** Warps {@code outline} (small-decode coordinates) from {@code source} ({@code scale} times as large). */

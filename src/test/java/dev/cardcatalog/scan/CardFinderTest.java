@@ -171,6 +171,25 @@ class CardFinderTest {
     }
 
     @Test
+    void theCardAroundAnArtBoxIsTheCardItCameFromAtOneOfItsTwoEnds() {
+        // a card tilted and turned in perspective, upright outline as the finder gives it; its art box from the
+        // small image's layout (x 11-135, y 25-113 of 146 x 204), as found the same way (short side first)
+        for (Quad card : List.of(Quad.of(100, 50, 226, 60, 220, 240, 90, 230), Quad.of(300, 80, 420, 190, 270, 360,
+                150, 250))) {
+            Quad upright = CardFinder.upright(card);
+            double[] a = upright.at(11 / 146.0, 25 / 204.0);
+            double[] b = upright.at(135 / 146.0, 25 / 204.0);
+            double[] c = upright.at(135 / 146.0, 113 / 204.0);
+            double[] d = upright.at(11 / 146.0, 113 / 204.0);
+            Quad artBox = CardFinder.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]));
+            double nearest = PhotoMatch.aroundArtBox(artBox).stream()
+                    .mapToDouble(q -> Math.min(q.cornerDistance(upright), q.startingAt(2).cornerDistance(upright)))
+                    .min().orElseThrow();
+            assertThat(nearest).as("the card around %s", artBox).isLessThan(0.02 * upright.side(0));
+        }
+    }
+
+    @Test
     void findingStopsAtTheUploadsDeadlineNamingTheStep() throws Exception {
         PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(3, 77, CaptureSimulator.Severity.REALISTIC);
         UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
