@@ -51,9 +51,10 @@ import java.util.function.Supplier;
  * and are not matched), and a page otherwise.
  *
  * <p>Cost, bounded: at most {@value #MAX_CARDS} cards (the largest) and {@value #MAX_CARDS} finds that hold others,
- * at most {@value #MAX_TRIES} outlines of each, each warped to at most {@value #MAX_CARD_WIDTH} ×
- * {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is checked before every card and every outline. Stateless
- * and thread-safe.
+ * at most {@value #MAX_TRIES} outlines of each (and two more around its art box when nothing is near and the
+ * queries' cap, {@value ArtMatcher#MAX_QUERIES} fingerprints, leaves room for them and the whole photo), each warped
+ * to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is checked before
+ * every card and every outline. Stateless and thread-safe.
  */
 public final class PhotoMatch {
 
@@ -305,7 +306,8 @@ public final class PhotoMatch {
                     break;
                 }
             }
-            if (search.unknown()) {
+            int wholeQueries = whole ? CaptureQueries.COUNT : 0;
+            if (search.unknown() && search.queries + ART_BOX_QUERIES + wholeQueries <= ArtMatcher.MAX_QUERIES) {
                 // nothing is near: the outline may be the card's art box, the card's own edge unseen
                 List<Attempt> batch = new ArrayList<>();
                 for (Quad outline : aroundArtBox(card.outlines().get(0))) {
@@ -424,6 +426,9 @@ public final class PhotoMatch {
         }
         return groups;
     }
+
+    /** The query fingerprints of the two cards around an art box: each at 0° and 180°. */
+    static final int ART_BOX_QUERIES = 2 * 2 * CaptureQueries.PER_TURN;
 
     /**
      * How far a card reaches beyond its art box, in art-box widths at either side and art-box heights above and

@@ -75,6 +75,32 @@ class GuideCropTest {
         }
     }
 
+    @Test
+    void aLargeSquareOfNestedFramesIsLookedAtWithinTheQueriesCap() throws Exception {
+        // nearly square outlines are tried both ways round (four turns), nested ones give a card its most outlines,
+        // nothing in the index is near (so the look goes on to the art box), and it covers over half of a square
+        // photo (so the photo is tried whole too, at four turns): every kind of try at its most, 264 fingerprints
+        // uncapped, within ArtMatcher.MAX_QUERIES
+        for (int tilt : List.of(0, 7, 20)) {
+            BufferedImage photo = new BufferedImage(1100, 1100, BufferedImage.TYPE_INT_RGB);
+            Graphics2D g = photo.createGraphics();
+            g.setRenderingHint(java.awt.RenderingHints.KEY_ANTIALIASING, java.awt.RenderingHints.VALUE_ANTIALIAS_ON);
+            g.setColor(new java.awt.Color(200, 196, 188));
+            g.fillRect(0, 0, 1100, 1100);
+            g.rotate(Math.toRadians(tilt), 550, 550);
+            java.awt.Color[] colours = {new java.awt.Color(20, 20, 24), new java.awt.Color(230, 230, 225),
+                new java.awt.Color(40, 90, 160), new java.awt.Color(240, 200, 60), new java.awt.Color(160, 40, 40)};
+            for (int k = 0; k < colours.length; k++) {
+                int side = 820 - 90 * k;
+                g.setColor(colours[k]);
+                g.fillRect(550 - side / 2, 550 - side / 2, side, side);
+            }
+            g.dispose();
+            List<PhotoMatch.Found> found = match(photo);
+            assertThat(found).as("tilted %d°", tilt).allMatch(c -> c.status() != MatchStatus.CONFIDENT);
+        }
+    }
+
     private static void assertCorners(Quad corners, double... xy) {
         for (int k = 0; k < 4; k++) {
             assertThat(corners.x(k)).as("x of corner %d", k).isCloseTo(xy[2 * k], Offset.offset(1.0));
