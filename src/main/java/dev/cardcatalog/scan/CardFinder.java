@@ -4,7 +4,6 @@ import boofcv.alg.feature.detect.edge.CannyEdgeDynamic;
 import boofcv.alg.filter.binary.BinaryImageOps;
 import boofcv.alg.filter.binary.Contour;
 import boofcv.alg.filter.binary.GThresholdImageOps;
-import boofcv.alg.filter.blur.BlurImageOps;
 import boofcv.alg.misc.PixelMath;
 import boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge;
 import boofcv.alg.shapes.polygon.RefinePolygonToGrayLine;
@@ -57,7 +56,9 @@ import org.ddogleg.struct.DogArray_I32;
  * four more for the colour planes and the flat-colour test, and three byte images for the masks), on one thread; at
  * most {@value #MAX_CONTOURS_EACH} contours of each binarization and {@value #MAX_CONTOURS} in all are fitted and at
  * most {@value #MAX_OUTLINES} outlines kept, and the upload's deadline is checked between the binarizations and every
- * 16 contours. About 60 ms of one core a photo (docs/benchmarks.md, issue 24).
+ * 16 contours. The masks' erosions and dilations ({@link MaskMorphology}, BoofCV's bit for bit) and the window means
+ * ({@link BoxMean}, BoofCV's to a float's rounding) are the finder's own: BoofCV's were two fifths of its time. About
+ * 35–55 ms of one core for a 12 MP photo's 504 × 378 decode (docs/benchmarks.md, issue 24).
  * Stateless and thread-safe (every call has its own working images).
  */
 public final class CardFinder {
@@ -129,7 +130,7 @@ public final class CardFinder {
         Canny canny = new Canny();
         GrayU8 edges = new GrayU8(grey.width, grey.height);
         canny.process(grey, 0.04f, 0.12f, edges);
-        GrayU8 closed = BinaryImageOps.dilate8(edges, 1, null); // closes gaps of a pixel in the edges
+        GrayU8 closed = MaskMorphology.dilate8(edges, null); // closes gaps of a pixel in the edges
         deadline.check("finding the cards");
         pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
 
@@ -145,10 +146,9 @@ public final class CardFinder {
         // 3. a local threshold (the mean of a window a fifth, and a tenth, of the image's shorter side), both ways:
         // cards that touch one another or a pocket's edge, light that changes across the photo
         GrayF32 mean = new GrayF32(grey.width, grey.height);
-        GrayF32 meanStorage = new GrayF32(grey.width, grey.height);
         for (int share : LOCAL_WINDOWS) {
             int window = Math.max(15, Math.min(grey.width, grey.height) / share) | 1;
-            BlurImageOps.mean(grey, mean, window / 2, meanStorage, null);
+            BoxMean.mean(grey, mean, window / 2);
             for (boolean down : new boolean[] {false, true}) {
                 localThreshold(grey, mean, LOCAL_SCALE, down, binary);
                 deadline.check("finding the cards");
@@ -176,7 +176,7 @@ public final class CardFinder {
 
         // 7. Canny again at half the thresholds: the faint edges the art's strong ones outshone
         canny.again(0.02f, 0.06f, edges);
-        BinaryImageOps.dilate8(edges, 1, closed);
+        MaskMorphology.dilate8(edges, closed);
         deadline.check("finding the cards");
         pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
 
@@ -329,7 +329,7 @@ public final class CardFinder {
         void addMask(GrayU8 mask, GrayU8 eroded) {
             deadline.check("finding the cards");
             addContours(BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT), false);
-            BinaryImageOps.erode8(mask, 1, eroded);
+            MaskMorphology.erode8(mask, eroded);
             deadline.check("finding the cards");
             addContours(BinaryImageOps.contourExternal(eroded, ConnectRule.EIGHT), false);
         }
@@ -524,17 +524,17 @@ public final class CardFinder {
         if (w < 16 || h < 16) {
             return false;
         }
-        List<Integer> ring = ring(w, h);
+        int[] ring = ring(w, h);
         float[][] centres = new float[SURFACE_COLOURS][3];
         for (int c = 0; c < SURFACE_COLOURS; c++) {
-            int i = ring.get((int) ((long) c * ring.size() / SURFACE_COLOURS + ring.size() / (2L * SURFACE_COLOURS)));
+            int i = ring[(int) ((long) c * ring.length / SURFACE_COLOURS + ring.length / (2L * SURFACE_COLOURS))];
             centres[c] = new float[] {small.red[i], small.green[i], small.blue[i]};
         }
-        int[] nearest = new int[ring.size()];
+        int[] nearest = new int[ring.length];
         for (int iteration = 0; iteration < 8; iteration++) {
             double[][] sums = new double[SURFACE_COLOURS][4];
-            for (int k = 0; k < ring.size(); k++) {
-                int i = ring.get(k);
+            for (int k = 0; k < ring.length; k++) {
+                int i = ring[k];
                 nearest[k] = nearestColour(centres, small.red[i], small.green[i], small.blue[i]);
                 double[] s = sums[nearest[k]];
                 s[0] += small.red[i];
@@ -549,9 +549,9 @@ public final class CardFinder {
                 }
             }
         }
-        float[] spread = new float[ring.size()];
-        for (int k = 0; k < ring.size(); k++) {
-            int i = ring.get(k);
+        float[] spread = new float[ring.length];
+        for (int k = 0; k < ring.length; k++) {
+            int i = ring[k];
             spread[k] = colourDistance(centres, small.red[i], small.green[i], small.blue[i]);
         }
         java.util.Arrays.sort(spread);
@@ -560,14 +560,36 @@ public final class CardFinder {
             return false;
         }
         float far = Math.max(MIN_COLOUR_DISTANCE, 2 * within);
+        // colourDistance for every pixel, its arithmetic unchanged, the centres in flat arrays
+        float[] cr = new float[SURFACE_COLOURS];
+        float[] cg = new float[SURFACE_COLOURS];
+        float[] cb = new float[SURFACE_COLOURS];
+        for (int c = 0; c < SURFACE_COLOURS; c++) {
+            cr[c] = centres[c][0];
+            cg[c] = centres[c][1];
+            cb[c] = centres[c][2];
+        }
         for (int y = 0; y < h; y++) {
+            int o = mask.startIndex + y * mask.stride;
             for (int x = 0; x < w; x++) {
                 int i = y * w + x;
-                mask.unsafe_set(x, y,
-                        colourDistance(centres, small.red[i], small.green[i], small.blue[i]) > far ? 1 : 0);
+                float r = small.red[i];
+                float g = small.green[i];
+                float b = small.blue[i];
+                float least = Float.MAX_VALUE;
+                for (int c = 0; c < SURFACE_COLOURS; c++) {
+                    float dr = r - cr[c];
+                    float dg = g - cg[c];
+                    float db = b - cb[c];
+                    float d = dr * dr + dg * dg + db * db;
+                    if (d < least) {
+                        least = d;
+                    }
+                }
+                mask.data[o + x] = (byte) ((float) Math.sqrt(least) > far ? 1 : 0);
             }
         }
-        GrayU8 opened = BinaryImageOps.dilate8(BinaryImageOps.erode8(mask, 1, null), 1, null);
+        GrayU8 opened = MaskMorphology.dilate8(MaskMorphology.erode8(mask, null), null);
         mask.setTo(opened);
         return true;
     }
@@ -592,7 +614,7 @@ public final class CardFinder {
         }
         float[][] planes = {small.red, small.green, small.blue};
         double[] t = new double[6];
-        List<Integer> ring = ring(w, h);
+        int[] ring = ring(w, h);
         for (int i : ring) {
             terms(i % w, i / w, w, h, t);
             for (int a = 0; a < 6; a++) {
@@ -612,9 +634,9 @@ public final class CardFinder {
             }
             fit[c] = x.data;
         }
-        float[] spread = new float[ring.size()];
-        for (int k = 0; k < ring.size(); k++) {
-            int i = ring.get(k);
+        float[] spread = new float[ring.length];
+        for (int k = 0; k < ring.length; k++) {
+            int i = ring[k];
             spread[k] = (float) offSurface(planes, fit, i, w, h, t);
         }
         java.util.Arrays.sort(spread);
@@ -623,10 +645,36 @@ public final class CardFinder {
             return false;
         }
         double far = Math.max(MIN_SMOOTH_DISTANCE, 3 * within);
-        for (int i = 0; i < w * h; i++) {
-            mask.data[i] = (byte) (offSurface(planes, fit, i, w, h, t) > far ? 1 : 0);
+        // offSurface for every pixel, its arithmetic unchanged, the terms of x computed once a column
+        double[] xs = new double[w];
+        for (int px = 0; px < w; px++) {
+            xs[px] = 2.0 * px / (w - 1) - 1;
         }
-        GrayU8 opened = BinaryImageOps.dilate8(BinaryImageOps.erode8(mask, 1, null), 1, null);
+        for (int py = 0; py < h; py++) {
+            double y = 2.0 * py / (h - 1) - 1;
+            double yy = y * y;
+            for (int px = 0; px < w; px++) {
+                int i = py * w + px;
+                double x = xs[px];
+                double xx = x * x;
+                double xy = x * y;
+                double sum = 0;
+                for (int c = 0; c < 3; c++) {
+                    double[] f = fit[c];
+                    double v = 0;
+                    v += f[0] * 1.0;
+                    v += f[1] * x;
+                    v += f[2] * y;
+                    v += f[3] * xx;
+                    v += f[4] * xy;
+                    v += f[5] * yy;
+                    double d = planes[c][i] - v;
+                    sum += d * d;
+                }
+                mask.data[i] = (byte) (Math.sqrt(sum) > far ? 1 : 0);
+            }
+        }
+        GrayU8 opened = MaskMorphology.dilate8(MaskMorphology.erode8(mask, null), null);
         mask.setTo(opened);
         return true;
     }
@@ -661,20 +709,19 @@ public final class CardFinder {
         GrayF32 plane = new GrayF32(w, h);
         GrayF32 mean = new GrayF32(w, h);
         GrayF32 meanOfSquares = new GrayF32(w, h);
-        GrayF32 storage = new GrayF32(w, h);
         for (float[] channel : new float[][] {small.red, small.green, small.blue}) {
             System.arraycopy(channel, 0, plane.data, 0, w * h);
-            BlurImageOps.mean(plane, mean, 2, storage, null);
+            BoxMean.mean(plane, mean, 2);
             PixelMath.pow2(plane, plane);
-            BlurImageOps.mean(plane, meanOfSquares, 2, storage, null);
+            BoxMean.mean(plane, meanOfSquares, 2);
             for (int i = 0; i < w * h; i++) {
                 variance[i] += Math.max(0, meanOfSquares.data[i] - mean.data[i] * mean.data[i]);
             }
         }
-        List<Integer> ring = ring(w, h);
-        float[] edge = new float[ring.size()];
+        int[] ring = ring(w, h);
+        float[] edge = new float[ring.length];
         for (int k = 0; k < edge.length; k++) {
-            edge[k] = variance[ring.get(k)];
+            edge[k] = variance[ring[k]];
         }
         java.util.Arrays.sort(edge);
         float flat = FLAT_DEVIATION * FLAT_DEVIATION;
@@ -703,12 +750,13 @@ public final class CardFinder {
     }
 
     /** The pixels (indices) of the ring 2 pixels wide along the edge of a {@code w × h} image. */
-    static List<Integer> ring(int w, int h) {
-        List<Integer> ring = new ArrayList<>();
+    static int[] ring(int w, int h) {
+        int[] ring = new int[w * h - Math.max(0, w - 4) * Math.max(0, h - 4)];
+        int n = 0;
         for (int y = 0; y < h; y++) {
             for (int x = 0; x < w; x++) {
                 if (x < 2 || y < 2 || x >= w - 2 || y >= h - 2) {
-                    ring.add(y * w + x);
+                    ring[n++] = y * w + x;
                 }
                 if (y >= 2 && y < h - 2 && x == 2) {
                     x = w - 3;
@@ -762,6 +810,9 @@ public final class CardFinder {
      * and column of blocks may be partial), as grey ({@code 0.299 R + 0.587 G + 0.114 B}) and as its three planes.
      */
     static Reduced reduce(RgbImage image, int factor) {
+        if (factor == 1) {
+            return unreduced(image);
+        }
         int w = (image.width() + factor - 1) / factor;
         int h = (image.height() + factor - 1) / factor;
         float[] red = new float[w * h];
@@ -792,6 +843,24 @@ public final class CardFinder {
         }
         GrayF32 grey = new GrayF32(w, h);
         for (int i = 0; i < w * h; i++) {
+            grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
+        }
+        return new Reduced(grey, red, green, blue);
+    }
+
+    /** {@link #reduce} by a factor of 1: the same values, without the sums. */
+    private static Reduced unreduced(RgbImage image) {
+        int n = image.width() * image.height();
+        float[] red = new float[n];
+        float[] green = new float[n];
+        float[] blue = new float[n];
+        int[] pixels = image.pixels();
+        GrayF32 grey = new GrayF32(image.width(), image.height());
+        for (int i = 0; i < n; i++) {
+            int p = pixels[i];
+            red[i] = (p >> 16) & 0xFF;
+            green[i] = (p >> 8) & 0xFF;
+            blue[i] = p & 0xFF;
             grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
         }
         return new Reduced(grey, red, green, blue);

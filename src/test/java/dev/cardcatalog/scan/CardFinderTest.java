@@ -57,6 +57,8 @@ class CardFinderTest {
     void theFindersLocalThresholdAndSecondCannyMarkWhatBoofCvsOwnFiltersMark() throws Exception {
         // The finder computes the local mean once for both ways, and thresholds Canny's edges a second time without
         // computing them again: its masks must be BoofCV's own, bit for bit, or the measured recall would not stand.
+        // Its mean is its own (BoxMean, a float's rounding from BoofCV's): with it, a pixel may differ only where
+        // the grey is that rounding from the threshold.
         List<boofcv.struct.image.GrayF32> greys = new ArrayList<>();
         java.util.Random random = new java.util.Random(3);
         for (int[] size : new int[][] {{504, 378}, {378, 504}, {61, 40}, {512, 512}}) {
@@ -87,6 +89,20 @@ class CardFinderTest {
                             boofcv.struct.image.GrayF32.class).process(grey, theirs);
                     assertThat(ours.data).as("%d x %d, window %d, down %s", grey.width, grey.height, window, down)
                             .isEqualTo(theirs.data);
+                    boofcv.struct.image.GrayF32 boxMean = new boofcv.struct.image.GrayF32(1, 1);
+                    BoxMean.mean(grey, boxMean, window / 2);
+                    CardFinder.localThreshold(grey, boxMean, CardFinder.LOCAL_SCALE, down, ours);
+                    int differ = 0;
+                    for (int i = 0; i < ours.data.length; i++) {
+                        if (ours.data[i] != theirs.data[i]) {
+                            differ++;
+                            assertThat((double) grey.data[i]).as("a pixel marked otherwise than BoofCV's")
+                                    .isCloseTo(mean.data[i] * (down ? CardFinder.LOCAL_SCALE
+                                            : 1 / CardFinder.LOCAL_SCALE), org.assertj.core.api.Assertions.within(
+                                                    1e-4 * Math.max(1, grey.data[i])));
+                        }
+                    }
+                    assertThat(differ).as("pixels marked otherwise than BoofCV's").isLessThan(ours.data.length / 1000 + 1);
                 }
             }
             CardFinder.Canny canny = new CardFinder.Canny();
@@ -99,6 +115,41 @@ class CardFinderTest {
             fresh.process(grey, 0.02f, 0.06f, theirs);
             assertThat(ours.data).as("Canny again, %d x %d", grey.width, grey.height).isEqualTo(theirs.data);
         }
+    }
+
+    @Test
+    void theRingIsThePixelsTwoFromTheEdgeAndTheUnreducedImageItsOwnPixels() {
+        for (int[] size : new int[][] {{16, 16}, {504, 378}, {17, 40}}) {
+            int[] ring = CardFinder.ring(size[0], size[1]);
+            java.util.List<Integer> expected = new ArrayList<>();
+            for (int i = 0; i < size[0] * size[1]; i++) {
+                int x = i % size[0];
+                int y = i / size[0];
+                if (x < 2 || y < 2 || x >= size[0] - 2 || y >= size[1] - 2) {
+                    expected.add(i);
+                }
+            }
+            assertThat(ring).as("%d x %d", size[0], size[1]).containsExactly(
+                    expected.stream().mapToInt(Integer::intValue).toArray());
+        }
+        int[] pixels = new int[7 * 5];
+        java.util.Random random = new java.util.Random(1);
+        for (int i = 0; i < pixels.length; i++) {
+            pixels[i] = random.nextInt(1 << 24);
+        }
+        RgbImage image = new RgbImage(7, 5, pixels);
+        CardFinder.Reduced same = CardFinder.reduce(image, 1);
+        CardFinder.Reduced halved = CardFinder.reduce(image, 2);
+        assertThat(halved.grey().width).isEqualTo(4);
+        for (int i = 0; i < pixels.length; i++) {
+            assertThat(same.red()[i]).isEqualTo((pixels[i] >> 16) & 0xFF);
+            assertThat(same.green()[i]).isEqualTo((pixels[i] >> 8) & 0xFF);
+            assertThat(same.blue()[i]).isEqualTo(pixels[i] & 0xFF);
+            assertThat(same.grey().data[i])
+                    .isEqualTo(0.299f * same.red()[i] + 0.587f * same.green()[i] + 0.114f * same.blue()[i]);
+        }
+        // the last column of blocks is partial: its pixel (3, 0) is the mean of (6, 0) and (6, 1)
+        assertThat(halved.red()[3]).isEqualTo((((pixels[6] >> 16) & 0xFF) + ((pixels[13] >> 16) & 0xFF)) / 2f);
     }
 
     @Test
