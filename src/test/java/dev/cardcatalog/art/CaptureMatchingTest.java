@@ -1,5 +1,6 @@
 package dev.cardcatalog.art;
 
+import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +10,6 @@ import dev.cardcatalog.testing.TestImageFiles;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,9 +85,6 @@ class CaptureMatchingTest {
         assertEquals(List.of(), misses);
     }
 
-    private static UUID artworkId(int seed) {
-        return UUID.nameUUIDFromBytes(("artwork-" + seed).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
 
     private static byte[] zeroOffset(byte[] jpeg) {
         return ArtFingerprint.compute(decode(jpeg), ArtSettings.FROZEN.zeroOffset());

@@ -1,5 +1,7 @@
 package dev.cardcatalog.bench;
 
+import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
+
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.scan.CaptureQueries;
 import dev.cardcatalog.scan.ExifImages;
@@ -474,9 +476,6 @@ public final class ArtBench {
         return sorted.length == 0 ? -1 : sorted[Math.max(0, (int) Math.ceil(sorted.length * p) - 1)];
     }
 
-    private static UUID artworkId(int seed) {
-        return UUID.nameUUIDFromBytes(("artwork-" + seed).getBytes(StandardCharsets.UTF_8));
-    }
 
     private static RgbImage decode(byte[] jpeg) {
         try {

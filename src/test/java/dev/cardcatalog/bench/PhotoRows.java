@@ -1,5 +1,7 @@
 package dev.cardcatalog.bench;
 
+import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
+
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ImageDecodeException;
 import dev.cardcatalog.scan.MatchResource;
@@ -10,10 +12,8 @@ import dev.cardcatalog.scan.UploadDecoder;
 import dev.cardcatalog.scan.UprightPhoto;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.PhotoSimulator;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.IntStream;
 
@@ -198,7 +198,4 @@ final class PhotoRows {
                 (System.nanoTime() - t0) / 1e9);
     }
 
-    private static UUID artworkId(int seed) {
-        return UUID.nameUUIDFromBytes(("artwork-" + seed).getBytes(StandardCharsets.UTF_8));
-    }
 }

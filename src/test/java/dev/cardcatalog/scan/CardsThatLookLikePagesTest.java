@@ -1,5 +1,6 @@
 package dev.cardcatalog.scan;
 
+import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cardcatalog.art.ArtFingerprint;
@@ -10,9 +11,7 @@ import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.PhotoSimulator;
 import dev.cardcatalog.testing.TestImageFiles;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -131,7 +130,4 @@ class CardsThatLookLikePagesTest {
         return ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
     }
 
-    private static UUID artworkId(int seed) {
-        return UUID.nameUUIDFromBytes(("artwork-" + seed).getBytes(StandardCharsets.UTF_8));
-    }
 }

@@ -1,5 +1,7 @@
 package dev.cardcatalog.scan;
 
+import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
+
 import dev.cardcatalog.testing.JpegSegments;
 import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ArtFingerprint;
@@ -34,7 +36,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import javax.imageio.ImageIO;
@@ -416,9 +417,6 @@ class ScaledJpegDecodingTest {
         return new int[] {(int) ((sum[0] + n / 2) / n), (int) ((sum[1] + n / 2) / n), (int) ((sum[2] + n / 2) / n)};
     }
 
-    private static UUID artworkId(int seed) {
-        return UUID.nameUUIDFromBytes(("artwork-" + seed).getBytes(StandardCharsets.UTF_8));
-    }
 
     private static RgbImage decode(ImageDecoder decoder, byte[] jpeg) {
         try {

@@ -52,6 +52,15 @@ public final class CardArtGenerator {
         return TestImageFiles.jpeg(smallImage(seed), SMALL_JPEG_QUALITY);
     }
 
+    /**
+     * The artwork id the tests and benchmarks give the card of {@code seed} in an index: a name-based UUID of
+     * {@code "artwork-<seed>"}, so a photo's seed and its expected answer agree across runs and classes.
+     */
+    public static java.util.UUID artworkId(long seed) {
+        return java.util.UUID.nameUUIDFromBytes(
+                ("artwork-" + seed).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** One generated card; immutable. */
     public static final class Card {
 
