@@ -637,7 +637,7 @@ public final class CardFinder {
         float[] spread = new float[ring.length];
         for (int k = 0; k < ring.length; k++) {
             int i = ring[k];
-            spread[k] = (float) offSurface(planes, fit, i, w, h, t);
+            spread[k] = (float) offSurface(planes, fit, i, 2.0 * (i % w) / (w - 1) - 1, 2.0 * (i / w) / (h - 1) - 1);
         }
         java.util.Arrays.sort(spread);
         float within = spread[(int) (0.95 * (spread.length - 1))];
@@ -645,33 +645,15 @@ public final class CardFinder {
             return false;
         }
         double far = Math.max(MIN_SMOOTH_DISTANCE, 3 * within);
-        // offSurface for every pixel, its arithmetic unchanged, the terms of x computed once a column
-        double[] xs = new double[w];
+        double[] xs = new double[w]; // each column's x, computed once
         for (int px = 0; px < w; px++) {
             xs[px] = 2.0 * px / (w - 1) - 1;
         }
         for (int py = 0; py < h; py++) {
             double y = 2.0 * py / (h - 1) - 1;
-            double yy = y * y;
             for (int px = 0; px < w; px++) {
                 int i = py * w + px;
-                double x = xs[px];
-                double xx = x * x;
-                double xy = x * y;
-                double sum = 0;
-                for (int c = 0; c < 3; c++) {
-                    double[] f = fit[c];
-                    double v = 0;
-                    v += f[0] * 1.0;
-                    v += f[1] * x;
-                    v += f[2] * y;
-                    v += f[3] * xx;
-                    v += f[4] * xy;
-                    v += f[5] * yy;
-                    double d = planes[c][i] - v;
-                    sum += d * d;
-                }
-                mask.data[i] = (byte) (Math.sqrt(sum) > far ? 1 : 0);
+                mask.data[i] = (byte) (offSurface(planes, fit, i, xs[px], y) > far ? 1 : 0);
             }
         }
         GrayU8 opened = MaskMorphology.dilate8(MaskMorphology.erode8(mask, null), null);
@@ -679,8 +661,12 @@ public final class CardFinder {
         return true;
     }
 
-    private static double offSurface(float[][] planes, double[][] fit, int i, int w, int h, double[] t) {
-        terms(i % w, i / w, w, h, t);
+    /**
+     * How far pixel {@code i}'s colour is from the smooth surface's fit there ({@code x} and {@code y} from -1 to 1
+     * across the image, as {@link #terms} has them).
+     */
+    private static double offSurface(float[][] planes, double[][] fit, int i, double x, double y) {
+        double[] t = {1, x, y, x * x, x * y, y * y};
         double sum = 0;
         for (int c = 0; c < 3; c++) {
             double v = 0;
