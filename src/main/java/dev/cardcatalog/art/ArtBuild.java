@@ -54,7 +54,8 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class ArtBuild {
 
-    private static final Duration IMAGE_TIMEOUT = Duration.ofMinutes(5);
+    /** Past a call's longest under the rule ({@link ScryfallClient#longestCall()}): a last resort, never the rule. */
+    private static final Duration IMAGE_TIMEOUT_MARGIN = Duration.ofSeconds(30);
 
     private final ArtworkSelector selector;
     private final ImageCache cache;
@@ -66,12 +67,14 @@ public class ArtBuild {
     private final Clock clock;
     private final MeterRegistry metrics;
     private final ImageDecoder decoder;
+    private final Duration imageTimeout;
 
     public ArtBuild(ArtworkSelector selector, ImageCache cache, ScryfallClient scryfall, CatalogVersions versions,
             ArtIndexStore store, DataSource dataSource, ArtConfig config, Clock clock, MeterRegistry metrics) {
         this.selector = selector;
         this.cache = cache;
         this.scryfall = scryfall;
+        this.imageTimeout = scryfall.longestCall().plus(IMAGE_TIMEOUT_MARGIN);
         this.versions = versions;
         this.store = store;
         this.dataSource = dataSource;
@@ -276,13 +279,13 @@ public class ArtBuild {
             } else {
                 checkHost(artwork.imageUri());
                 try {
-                    bytes = scryfall.image(artwork.imageUri(), config.maxImageBytes()).await().atMost(IMAGE_TIMEOUT);
+                    bytes = scryfall.image(artwork.imageUri(), config.maxImageBytes()).await().atMost(imageTimeout);
                 } catch (RateLimitedException e) {
                     throw e;
                 } catch (ScryfallException e) {
                     throw new ImageFailure(e.getMessage());
                 } catch (io.smallrye.mutiny.TimeoutException e) {
-                    throw new ImageFailure("no answer within " + IMAGE_TIMEOUT.toMinutes() + " minutes");
+                    throw new ImageFailure("no answer within " + imageTimeout.toSeconds() + " s");
                 }
                 cache.write(id, bytes);
             }

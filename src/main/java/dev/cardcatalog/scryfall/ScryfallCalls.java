@@ -43,7 +43,8 @@ import java.util.function.Supplier;
  *       <li>429: waits what {@code Retry-After} asks (RFC 9110 §10.2.3), or Scryfall's 30 s lockout when it gives
  *           no usable value, and opens the quiet window that long;</li>
  *       <li>5xx: waits what {@code Retry-After} asks (opening the quiet window), else 1 s then 2 s;</li>
- *       <li>network error: 1 s then 2 s;</li>
+ *       <li>network error: 1 s then 2 s; so is an attempt still going after {@code attempt-timeout} (2 min),
+ *           whatever it waits for (the quiet window's read, a connection, its slot, the answer), stopped then;</li>
  *       <li>a wait over {@code MAX_BACK_OFF} (30 s): ends the call at once with {@link RateLimitedException}
  *           carrying the wait asked for — no sleep, no further request;</li>
  *       <li>other 4xx: ends the call with {@link ScryfallRequestException} after one request.</li>
@@ -220,14 +221,17 @@ public class ScryfallCalls {
         String scope = scope(uri);
         String callId = UUID.randomUUID().toString();
         Duration[] lastAsked = new Duration[1];
+        Stage[] stage = {Stage.QUIET_WINDOW};
         Wire wire = new Wire() {
             @Override
             public Uni<Void> ready() {
-                return switch (lane) {
+                stage[0] = Stage.SPACING;
+                Uni<Void> slot = switch (lane) {
                     case API -> spacing.awaitApi(uri.getPath());
                     case FILE -> spacing.awaitFile();
                     case IMAGE -> spacing.awaitImage();
                 };
+                return slot.invoke(() -> stage[0] = Stage.ANSWER);
             }
 
             @Override
@@ -241,11 +245,14 @@ public class ScryfallCalls {
         };
         Supplier<Uni<Object>> attempt = () -> Uni.createFrom().deferred(() -> {
             trace.attempts++;
+            stage[0] = Stage.QUIET_WINDOW;
             return quietWindow.admit(scope, callId, url)
                     .onFailure(RateLimitedException.class).invoke(refused -> trace.span.addEvent(
                             "quiet window refusal", Attributes.of(AttributeKey.stringKey("reason"),
                                     String.valueOf(refused.getMessage()))))
+                    .invoke(() -> stage[0] = Stage.CONNECTION)
                     .chain(() -> (Uni<Object>) (Uni<?>) send.apply(wire))
+                    .ifNoItem().after(config.attemptTimeout()).failWith(() -> overTime(url, stage[0]))
                     .onItem().invoke(item -> countRequest(uri, "2xx"))
                     .onFailure(f -> !(f instanceof RateLimitedException))
                     .recoverWithUni(failure -> classify(url, scope, callId, failure, lastAsked, trace));
@@ -253,6 +260,28 @@ public class ScryfallCalls {
         return (Uni<T>) guard.get(attempt)
                 .onFailure(RetryableAnswer.class)
                 .transform(failure -> exhausted(url, (RetryableAnswer) failure, lastAsked[0]));
+    }
+
+    /** Where an attempt is: what one stopped at {@code attempt-timeout} was waiting for. */
+    enum Stage {
+        QUIET_WINDOW("reading the quiet window"),
+        CONNECTION("waiting for a connection"),
+        SPACING("waiting for its slot in the request spacing"),
+        ANSWER("its slot taken, waiting for the answer");
+
+        final String waiting;
+
+        Stage(String waiting) {
+            this.waiting = waiting;
+        }
+    }
+
+    /** The failure of an attempt stopped at {@code attempt-timeout}, logged as a warning: a stall, named. */
+    private java.util.concurrent.TimeoutException overTime(String url, Stage stage) {
+        String message = "the attempt was stopped after " + config.attemptTimeout().toSeconds()
+                + " s (card-catalog.scryfall.attempt-timeout), " + stage.waiting;
+        Log.warnf("Scryfall request to %s: %s", url, message);
+        return new java.util.concurrent.TimeoutException(message);
     }
 
     private Uni<Object> classify(String url, String scope, String callId, Throwable failure, Duration[] lastAsked,

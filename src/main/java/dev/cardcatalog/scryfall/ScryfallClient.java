@@ -13,6 +13,7 @@ import io.vertx.mutiny.core.http.HttpClientResponse;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,10 +159,12 @@ public class ScryfallClient {
                 return Uni.createFrom().failure(new ScryfallRequestException(target, 413, "too_large", null,
                         "the image is " + length.trim() + " bytes, over the " + maxBytes + "-byte cap"));
             }
-            return response.body().map(Buffer::getBytes).chain(bytes -> bytes.length > maxBytes
-                    ? Uni.createFrom().failure(new ScryfallRequestException(target, 413, "too_large", null,
-                            "the image is over the " + maxBytes + "-byte cap"))
-                    : Uni.createFrom().item(bytes));
+            return response.body().map(Buffer::getBytes)
+                    .onCancellation().invoke(() -> response.request().reset())
+                    .chain(bytes -> bytes.length > maxBytes
+                            ? Uni.createFrom().failure(new ScryfallRequestException(target, 413, "too_large", null,
+                                    "the image is over the " + maxBytes + "-byte cap"))
+                            : Uni.createFrom().item(bytes));
         }));
     }
 
@@ -181,11 +184,13 @@ public class ScryfallClient {
                 .setAbsoluteURI(url)
                 .putHeader("User-Agent", config.userAgent())
                 .putHeader("Accept", accept);
+        // an attempt stopped before its answer (attempt-timeout) gives its connection back at once
         return files.request(options)
                 .chain(request -> wire.ready()
                         .chain(() -> request.sendHead())
                         .invoke(wire::sent)
-                        .chain(() -> request.send()));
+                        .chain(() -> request.send())
+                        .onCancellation().invoke(() -> request.reset()));
     }
 
     private static <T> Uni<T> failWith(String url, HttpClientResponse response) {
@@ -218,6 +223,15 @@ public class ScryfallClient {
         response.getStringHeaders().forEach((name, values) ->
                 headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>()).addAll(values));
         return headers;
+    }
+
+    /**
+     * The longest one call can take under the rule: every attempt stopped at {@code attempt-timeout}, every wait
+     * between two of them {@code MAX_BACK_OFF} (the longest sat out), as a Duration.
+     */
+    public Duration longestCall() {
+        int attempts = config.maxAttempts();
+        return config.attemptTimeout().multipliedBy(attempts).plus(config.maxBackOff().multipliedBy(attempts - 1));
     }
 
     /** The base URL of Scryfall's API ({@code quarkus.rest-client.scryfall.url}), without a trailing slash. */

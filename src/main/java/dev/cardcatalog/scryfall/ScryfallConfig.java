@@ -68,6 +68,15 @@ public interface ScryfallConfig {
     Duration readTimeout();
 
     /**
+     * The longest one attempt of any call may take, from the quiet window's check to its answer (an API call's and
+     * an image's whole body, a bulk file's headers): a Duration, more than {@link #connectTimeout()} plus
+     * {@link #readTimeout()} so that they fire first where they can. An attempt still going then is stopped and counts
+     * as a network error (retried as one), whatever it was waiting for; the error names what that was.
+     */
+    @WithDefault("2m")
+    Duration attemptTimeout();
+
+    /**
      * Sends requests for {@code https://<image host>/...} to this base URL instead, keeping the path: for the
      * offline stand-in only. The URL is still checked against {@code card-catalog.art.image-hosts} first.
      */

@@ -140,6 +140,10 @@ class RequestSpacingTest {
                 return Duration.ofSeconds(60);
             }
 
+            public Duration attemptTimeout() {
+                return Duration.ofMinutes(2);
+            }
+
             public Optional<String> imageBaseUrlOverride() {
                 return Optional.empty();
             }

@@ -305,6 +305,36 @@ class ScryfallClientTest {
                 .until(() -> !TestDatabase.rows("SELECT scope FROM quiet_window WHERE until > now()").isEmpty());
     }
 
+    @Test
+    void anImageAttemptStillGoingAfterTheAttemptTimeoutIsStoppedAndAskedAgain() {
+        String url = "https://cards.scryfall.io/small/front/0/0/003367c7-6cb8-4451-8349-76ce5d21e367.jpg?1";
+        byte[] whole = client.image(url, 1 << 20).await().atMost(Duration.ofSeconds(30));
+        TestData.reset();
+        // headers and the first 256 bytes at once, the next only after a minute: no silence reaches the read timeout
+        standIn.enqueue("/small/", Fault.slowBody(256, Duration.ofMinutes(1)));
+
+        byte[] image = client.image(url, 1 << 20).await().atMost(Duration.ofSeconds(30));
+
+        assertThat(image).isEqualTo(whole);
+        List<RecordedRequest> requests = standIn.requests("/small/");
+        assertThat(requests).hasSize(2);
+        // the 5 s attempt timeout of this profile, then the 1 s wait after a network error
+        assertThat(gap(requests, 0)).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+    }
+
+    @Test
+    void aCallWhoseEveryAttemptStallsEndsUnavailableSayingWhatItWaitedFor() {
+        Fault stall = Fault.slowBody(16, Duration.ofMinutes(1));
+        standIn.enqueue("/bulk-data", stall, stall, stall);
+
+        Throwable failure = catchThrowable(() -> client.bulkData().await().atMost(Duration.ofSeconds(60)));
+
+        assertThat(failure).isInstanceOf(ScryfallUnavailableException.class)
+                .hasMessageContaining("after 3 attempts")
+                .hasMessageContaining("stopped after 5 s (card-catalog.scryfall.attempt-timeout), its slot taken, waiting for the answer");
+        assertThat(standIn.requests("/bulk-data")).hasSize(3);
+    }
+
     private static Duration gap(List<RecordedRequest> requests, int index) {
         return Duration.between(requests.get(index).receivedAt(), requests.get(index + 1).receivedAt());
     }

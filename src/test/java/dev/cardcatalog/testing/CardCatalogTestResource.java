@@ -16,14 +16,7 @@ public class CardCatalogTestResource implements QuarkusTestResourceLifecycleMana
         EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
         EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.shared();
         ScryfallStandIn standIn = ScryfallStandIn.shared();
-        Map<String, String> config = new HashMap<>();
-        config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
-        config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
-        config.put("quarkus.datasource.username", EmbeddedPostgresServer.USER);
-        config.put("quarkus.datasource.password", EmbeddedPostgresServer.PASSWORD);
-        config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
-        config.put("quarkus.rest-client.scryfall.url", standIn.baseUrl());
-        config.put("card-catalog.scryfall.image-base-url-override", standIn.baseUrl());
+        Map<String, String> config = new HashMap<>(ServiceProcess.infrastructure(postgres, kafka, standIn));
         config.put("card-catalog.data-dir", TestData.DATA_DIR.toString());
         return config;
     }

@@ -53,6 +53,9 @@ public final class ServiceProcess implements AutoCloseable {
         if (standIn != null) {
             config.put("quarkus.rest-client.scryfall.url", standIn.baseUrl());
             config.put("card-catalog.scryfall.image-base-url-override", standIn.baseUrl());
+            // the stand-in answers at once: an attempt still going after 45 s is a stall, stopped, named in the log
+            // and retried well within the 120 s a test waits for a run to move (Jobs)
+            config.put("card-catalog.scryfall.attempt-timeout", "45s");
         }
         return config;
     }
