@@ -4,15 +4,19 @@ import boofcv.alg.feature.detect.edge.CannyEdgeDynamic;
 import boofcv.alg.filter.binary.BinaryImageOps;
 import boofcv.alg.filter.binary.Contour;
 import boofcv.alg.filter.binary.GThresholdImageOps;
+import boofcv.abst.filter.binary.BinaryContourFinder;
+import boofcv.abst.filter.binary.BinaryLabelContourFinder;
 import boofcv.alg.misc.PixelMath;
 import boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge;
 import boofcv.alg.shapes.polygon.RefinePolygonToGrayLine;
 import boofcv.concurrency.BoofConcurrency;
+import boofcv.factory.filter.binary.FactoryBinaryContourFinder;
 import boofcv.factory.filter.blur.FactoryBlurFilter;
 import boofcv.factory.filter.derivative.FactoryDerivative;
 import boofcv.struct.ConfigLength;
 import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayF32;
+import boofcv.struct.image.GrayS32;
 import boofcv.struct.image.GrayU8;
 import boofcv.struct.image.ImageType;
 import dev.cardcatalog.art.RgbImage;
@@ -59,7 +63,7 @@ import org.ddogleg.struct.DogArray_I32;
  * 16 contours. The masks' erosions and dilations ({@link MaskMorphology}, BoofCV's bit for bit) and the window means
  * ({@link BoxMean}, BoofCV's to a float's rounding) are the finder's own: BoofCV's were two fifths of its time. About
  * 35–55 ms of one core for a 12 MP photo's 504 × 378 decode (docs/benchmarks.md, issue 24).
- * Stateless and thread-safe (every call has its own working images).
+ * Thread-safe: a search takes working images no other search is using ({@link Buffers}), kept for the next.
  */
 public final class CardFinder {
 
@@ -119,25 +123,40 @@ public final class CardFinder {
      * pixels on its longer side.
      */
     public List<FoundCard> find(RgbImage image, int searchSide, UploadDeadline deadline) {
+        Buffers buffers = spare.poll();
+        if (buffers == null) {
+            buffers = new Buffers();
+        }
+        try {
+            return find(image, searchSide, deadline, buffers);
+        } finally {
+            if (buffers.pixels <= (long) SEARCH_SIDE * SEARCH_SIDE) {
+                spare.offer(buffers); // dropped when enough are spare already
+            }
+        }
+    }
+
+    private List<FoundCard> find(RgbImage image, int searchSide, UploadDeadline deadline, Buffers buffers) {
         int factor = Math.max(1, (Math.max(image.width(), image.height()) + searchSide - 1) / searchSide);
-        Reduced small = reduce(image, factor);
+        Reduced small = reduce(image, factor, buffers);
         GrayF32 grey = small.grey;
+        buffers.reshape(grey.width, grey.height);
         deadline.check("finding the cards");
         double minArea = MIN_AREA_SHARE * grey.width * grey.height;
-        Pool pool = new Pool(small, factor, minArea, deadline);
+        Pool pool = new Pool(small, factor, minArea, deadline, buffers);
 
         // 1. the regions Canny's edges enclose (their outer and inner contours)
-        Canny canny = new Canny();
-        GrayU8 edges = new GrayU8(grey.width, grey.height);
+        Canny canny = buffers.canny;
+        GrayU8 edges = buffers.edges;
         canny.process(grey, 0.04f, 0.12f, edges);
-        GrayU8 closed = MaskMorphology.dilate8(edges, null); // closes gaps of a pixel in the edges
+        GrayU8 closed = MaskMorphology.dilate8(edges, buffers.closed); // closes gaps of a pixel in the edges
         deadline.check("finding the cards");
-        pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
+        pool.addContours(buffers.contours(closed), true);
 
         // 2. the grey image cut at Otsu's threshold, bright on dark and dark on bright
         double otsu = GThresholdImageOps.computeOtsu(grey, 0, 256);
-        GrayU8 binary = new GrayU8(grey.width, grey.height);
-        GrayU8 eroded = new GrayU8(grey.width, grey.height);
+        GrayU8 binary = buffers.binary;
+        GrayU8 eroded = buffers.eroded;
         for (boolean down : new boolean[] {false, true}) {
             GThresholdImageOps.threshold(grey, binary, otsu, down);
             pool.addMask(binary, eroded);
@@ -145,7 +164,7 @@ public final class CardFinder {
 
         // 3. a local threshold (the mean of a window a fifth, and a tenth, of the image's shorter side), both ways:
         // cards that touch one another or a pocket's edge, light that changes across the photo
-        GrayF32 mean = new GrayF32(grey.width, grey.height);
+        GrayF32 mean = buffers.mean;
         for (int share : LOCAL_WINDOWS) {
             int window = Math.max(15, Math.min(grey.width, grey.height) / share) | 1;
             BoxMean.mean(grey, mean, window / 2);
@@ -159,7 +178,8 @@ public final class CardFinder {
         // nearly the surface's brightness)
         GrayU8 offSurface = null;
         if (surfaceMask(small, binary)) {
-            offSurface = binary.clone();
+            offSurface = buffers.offSurface;
+            offSurface.setTo(binary);
             pool.addMask(binary, eroded);
         }
         // 5. a smooth surface's own light fitted and taken away (a white border on a white table)
@@ -168,7 +188,7 @@ public final class CardFinder {
         }
 
         // 6. on a busy surface, what is smooth (a card's body or border between a fine pattern's squares)
-        boolean busy = smoothRegionMask(small, binary);
+        boolean busy = smoothRegionMask(small, binary, buffers);
         if (busy) {
             pool.addMask(binary, eroded);
         }
@@ -178,7 +198,7 @@ public final class CardFinder {
         canny.again(0.02f, 0.06f, edges);
         MaskMorphology.dilate8(edges, closed);
         deadline.check("finding the cards");
-        pool.addContours(BinaryImageOps.contour(closed, ConnectRule.EIGHT, null), true);
+        pool.addContours(buffers.contours(closed), true);
 
         deadline.check("finding the cards");
         List<FoundCard> cards = group(pool.outlines());
@@ -280,6 +300,82 @@ public final class CardFinder {
         }
     }
 
+    /**
+     * The working images of one search, kept for the next: a search allocated about 13 MB of them at 504 × 378, and
+     * at twenty 12 MP photos a second that garbage had the 256 MB heap's collector stop the process for a quarter of
+     * its time (docs/benchmarks.md, issue 24). Every step overwrites what it reads of them (BoofCV's edge detector and
+     * contour finders are made to run frame after frame), so a search finds what it finds with new ones
+     * (CardFinderTest). Used by one search at a time; {@link CardFinder} keeps at most {@link #SPARE} of them, each of
+     * at most {@value #SEARCH_SIDE} × {@value #SEARCH_SIDE} pixels (about 14 MB at 504 × 378): those of a finer
+     * search are dropped after it.
+     */
+    static final class Buffers {
+        final Canny canny = new Canny();
+        final GrayU8 edges = new GrayU8(1, 1);
+        final GrayU8 closed = new GrayU8(1, 1);
+        final GrayU8 binary = new GrayU8(1, 1);
+        final GrayU8 eroded = new GrayU8(1, 1);
+        final GrayU8 offSurface = new GrayU8(1, 1);
+        final GrayF32 grey = new GrayF32(1, 1);
+        final GrayF32 mean = new GrayF32(1, 1);
+        final GrayF32 plane = new GrayF32(1, 1);
+        final GrayF32 meanOfSquares = new GrayF32(1, 1);
+        final GrayS32 labels = new GrayS32(1, 1);
+        final BinaryLabelContourFinder labelled = FactoryBinaryContourFinder.linearChang2004();
+        final BinaryContourFinder external = FactoryBinaryContourFinder.linearExternal();
+        final float[][] planes = new float[3][0];
+        float[] variance = new float[0];
+        /** The most pixels these images have been shaped for. */
+        long pixels;
+
+        Buffers() {
+            labelled.setConnectRule(ConnectRule.EIGHT);
+            external.setConnectRule(ConnectRule.EIGHT);
+        }
+
+        /** Shapes the images for a search of a {@code w × h} image. */
+        void reshape(int w, int h) {
+            for (GrayU8 image : new GrayU8[] {edges, closed, binary, eroded, offSurface}) {
+                image.reshape(w, h);
+            }
+            for (GrayF32 image : new GrayF32[] {mean, plane, meanOfSquares}) {
+                image.reshape(w, h);
+            }
+            labels.reshape(w, h);
+            if (variance.length < w * h) {
+                variance = new float[w * h];
+            }
+            pixels = Math.max(pixels, (long) w * h);
+        }
+
+        /** Colour plane {@code index} (red, green, blue), exactly {@code n} long; its values are left over. */
+        float[] plane(int index, int n) {
+            if (planes[index].length != n) {
+                planes[index] = new float[n];
+            }
+            pixels = Math.max(pixels, n);
+            return planes[index];
+        }
+
+        /** {@code BinaryImageOps.contour(mask, ConnectRule.EIGHT, null)}, with these buffers' finder and labels. */
+        List<Contour> contours(GrayU8 mask) {
+            labelled.process(mask, labels);
+            return BinaryImageOps.convertContours(labelled);
+        }
+
+        /** {@code BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT)}, with these buffers' finder. */
+        List<Contour> externalContours(GrayU8 mask) {
+            external.process(mask);
+            return BinaryImageOps.convertContours(external);
+        }
+    }
+
+    /** How many {@link Buffers} are kept for the next searches: as many as searches can run at once on the cores. */
+    static final int SPARE = Runtime.getRuntime().availableProcessors();
+
+    private final java.util.concurrent.ArrayBlockingQueue<Buffers> spare =
+            new java.util.concurrent.ArrayBlockingQueue<>(SPARE);
+
     /** The photo reduced: its grey image and its red, green and blue planes at the same size. */
     record Reduced(GrayF32 grey, float[] red, float[] green, float[] blue) {
     }
@@ -295,6 +391,7 @@ public final class CardFinder {
         final double minArea;
         final int minPoints;
         final UploadDeadline deadline;
+        final Buffers buffers;
         final PolylineSplitMerge fit = new PolylineSplitMerge();
         final PolylineSplitMerge loose = new PolylineSplitMerge();
         final List<Quad> quads = new ArrayList<>();
@@ -302,8 +399,9 @@ public final class CardFinder {
         final List<Double> contrast = new ArrayList<>();
         int fitted;
 
-        Pool(Reduced small, int factor, double minArea, UploadDeadline deadline) {
+        Pool(Reduced small, int factor, double minArea, UploadDeadline deadline, Buffers buffers) {
             this.small = small;
+            this.buffers = buffers;
             this.grey = small.grey;
             this.factor = factor;
             this.minArea = minArea;
@@ -328,10 +426,10 @@ public final class CardFinder {
         /** The external contours of {@code mask}, and of it eroded by a pixel (cards that touch come apart). */
         void addMask(GrayU8 mask, GrayU8 eroded) {
             deadline.check("finding the cards");
-            addContours(BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT), false);
+            addContours(buffers.externalContours(mask), false);
             MaskMorphology.erode8(mask, eroded);
             deadline.check("finding the cards");
-            addContours(BinaryImageOps.contourExternal(eroded, ConnectRule.EIGHT), false);
+            addContours(buffers.externalContours(eroded), false);
         }
 
         void addContours(List<Contour> contours, boolean holes) {
@@ -686,15 +784,22 @@ public final class CardFinder {
      * least three times as much.
      */
     static boolean smoothRegionMask(Reduced small, GrayU8 mask) {
+        Buffers buffers = new Buffers();
+        buffers.reshape(small.grey.width, small.grey.height);
+        return smoothRegionMask(small, mask, buffers);
+    }
+
+    private static boolean smoothRegionMask(Reduced small, GrayU8 mask, Buffers buffers) {
         int w = small.grey.width;
         int h = small.grey.height;
         if (w < 16 || h < 16) {
             return false;
         }
-        float[] variance = new float[w * h];
-        GrayF32 plane = new GrayF32(w, h);
-        GrayF32 mean = new GrayF32(w, h);
-        GrayF32 meanOfSquares = new GrayF32(w, h);
+        float[] variance = buffers.variance;
+        java.util.Arrays.fill(variance, 0, w * h, 0f);
+        GrayF32 plane = buffers.plane;
+        GrayF32 mean = buffers.mean;
+        GrayF32 meanOfSquares = buffers.meanOfSquares;
         for (float[] channel : new float[][] {small.red, small.green, small.blue}) {
             System.arraycopy(channel, 0, plane.data, 0, w * h);
             BoxMean.mean(plane, mean, 2);
@@ -796,14 +901,22 @@ public final class CardFinder {
      * and column of blocks may be partial), as grey ({@code 0.299 R + 0.587 G + 0.114 B}) and as its three planes.
      */
     static Reduced reduce(RgbImage image, int factor) {
+        return reduce(image, factor, new Buffers());
+    }
+
+    /** {@link #reduce(RgbImage, int)} into {@code buffers}' planes and grey image. */
+    private static Reduced reduce(RgbImage image, int factor, Buffers buffers) {
         if (factor == 1) {
-            return unreduced(image);
+            return unreduced(image, buffers);
         }
         int w = (image.width() + factor - 1) / factor;
         int h = (image.height() + factor - 1) / factor;
-        float[] red = new float[w * h];
-        float[] green = new float[w * h];
-        float[] blue = new float[w * h];
+        float[] red = buffers.plane(0, w * h);
+        float[] green = buffers.plane(1, w * h);
+        float[] blue = buffers.plane(2, w * h);
+        java.util.Arrays.fill(red, 0f);
+        java.util.Arrays.fill(green, 0f);
+        java.util.Arrays.fill(blue, 0f);
         int[] counts = new int[w];
         int[] pixels = image.pixels();
         for (int by = 0; by < h; by++) {
@@ -827,7 +940,8 @@ public final class CardFinder {
                 blue[o + bx] /= counts[bx];
             }
         }
-        GrayF32 grey = new GrayF32(w, h);
+        GrayF32 grey = buffers.grey;
+        grey.reshape(w, h);
         for (int i = 0; i < w * h; i++) {
             grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
         }
@@ -835,13 +949,14 @@ public final class CardFinder {
     }
 
     /** {@link #reduce} by a factor of 1: the same values, without the sums. */
-    private static Reduced unreduced(RgbImage image) {
+    private static Reduced unreduced(RgbImage image, Buffers buffers) {
         int n = image.width() * image.height();
-        float[] red = new float[n];
-        float[] green = new float[n];
-        float[] blue = new float[n];
+        float[] red = buffers.plane(0, n);
+        float[] green = buffers.plane(1, n);
+        float[] blue = buffers.plane(2, n);
         int[] pixels = image.pixels();
-        GrayF32 grey = new GrayF32(image.width(), image.height());
+        GrayF32 grey = buffers.grey;
+        grey.reshape(image.width(), image.height());
         for (int i = 0; i < n; i++) {
             int p = pixels[i];
             red[i] = (p >> 16) & 0xFF;

@@ -54,6 +54,39 @@ class CardFinderTest {
     }
 
     @Test
+    void aFinderReusingItsWorkingImagesFindsWhatAFreshFinderFinds() throws Exception {
+        // One finder searches photos of other sizes and kinds in turn, at the search's size and twice it (a finer
+        // search's larger images, dropped after it), reduced or whole: each time it finds exactly what a finder of
+        // its own finds.
+        List<RgbImage> photos = new ArrayList<>();
+        int k = 0;
+        for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
+            for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
+                boolean portrait = k % 2 == 1;
+                PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(40 + k, 960 + k, severity, surface,
+                        portrait ? 1200 : 1600, portrait ? 1600 : 1200, 5 + 6 * k % 35, 0.06 + 0.09 * (k % 7));
+                UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
+                photos.add(upright.image());
+                photos.add(upright.finer()); // twice as large: reduced, or searched whole at twice the size
+                k++;
+            }
+        }
+        PhotoSimulator.Photo page = PhotoSimulator.binderPage(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9}, 970,
+                CaptureSimulator.Severity.REALISTIC, 1600, 1200);
+        photos.add(UprightPhoto.decode(page.jpeg(), DECODER, UploadDeadline.none()).image());
+        CardFinder reused = new CardFinder();
+        int found = 0;
+        for (int i = 0; i < photos.size(); i++) {
+            int side = i % 3 == 2 ? 2 * CardFinder.SEARCH_SIDE : CardFinder.SEARCH_SIDE;
+            List<CardFinder.FoundCard> again = reused.find(photos.get(i), side, UploadDeadline.none());
+            assertThat(again).as("photo %d at %d pixels", i, side)
+                    .isEqualTo(new CardFinder().find(photos.get(i), side, UploadDeadline.none()));
+            found += again.size();
+        }
+        assertThat(found).as("cards found in all").isGreaterThanOrEqualTo(photos.size());
+    }
+
+    @Test
     void theFindersLocalThresholdAndSecondCannyMarkWhatBoofCvsOwnFiltersMark() throws Exception {
         // The finder computes the local mean once for both ways, and thresholds Canny's edges a second time without
         // computing them again: its masks must be BoofCV's own, bit for bit, or the measured recall would not stand.
