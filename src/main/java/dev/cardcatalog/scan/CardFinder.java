@@ -302,8 +302,8 @@ public final class CardFinder {
 
     /**
      * The working images of one search, kept for the next: a search allocated about 13 MB of them at 504 × 378, and
-     * at twenty 12 MP photos a second that garbage had the 256 MB heap's collector stop the process for a quarter of
-     * its time (docs/benchmarks.md, issue 24). Every step overwrites what it reads of them (BoofCV's edge detector and
+     * at twenty 12 MP photos a second over HTTP that garbage had the 256 MB heap's collector stop the process for a
+     * quarter of its time (JFR of {@code bench/match-http-bench.sh}, issue 24). Every step overwrites what it reads of them (BoofCV's edge detector and
      * contour finders are made to run frame after frame), so a search finds what it finds with new ones
      * (CardFinderTest). Used by one search at a time; {@link CardFinder} keeps at most {@link #SPARE} of them, each of
      * at most {@value #SEARCH_SIDE} × {@value #SEARCH_SIDE} pixels (about 14 MB at 504 × 378): those of a finer
@@ -783,12 +783,6 @@ public final class CardFinder {
      * busy surface: false, and nothing marked, unless the median of that deviation along the photo's edge is at
      * least three times as much.
      */
-    static boolean smoothRegionMask(Reduced small, GrayU8 mask) {
-        Buffers buffers = new Buffers();
-        buffers.reshape(small.grey.width, small.grey.height);
-        return smoothRegionMask(small, mask, buffers);
-    }
-
     private static boolean smoothRegionMask(Reduced small, GrayU8 mask, Buffers buffers) {
         int w = small.grey.width;
         int h = small.grey.height;
