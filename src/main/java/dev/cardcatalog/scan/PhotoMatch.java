@@ -102,7 +102,27 @@ public final class PhotoMatch {
      * @param status  how sure the match is ({@link MatchStatus})
      * @param nearest its nearest artworks, nearest first, at most {@value #MATCHES}
      */
-    public record Found(Quad corners, MatchStatus status, List<Item> nearest) {
+    public record Found(Quad corners, MatchStatus status, List<Item> nearest, Evidence evidence) {
+
+        /** A card found with no {@link Evidence} beyond its nearest artworks. */
+        public Found(Quad corners, MatchStatus status, List<Item> nearest) {
+            this(corners, status, nearest, null);
+        }
+    }
+
+    /**
+     * What the match saw of an {@link MatchStatus#AMBIGUOUS} card besides its nearest artworks over everything tried:
+     * the benchmark's candidate evidence (docs/benchmarks.md, "Issue 24").
+     *
+     * @param lookOther     bits: the nearest artwork other than the card's nearest over the fingerprints of the one
+     *                      outline (look) whose fingerprint gave that nearest artwork; {@link Integer#MAX_VALUE} when
+     *                      there is none
+     * @param turnOther     bits: the same over that outline's one turn (its offsets) only
+     * @param looksAgreeing how many of the card's looks (each find's outlines together, the art box's, the whole
+     *                      photo) have the card's nearest artwork as their own nearest
+     * @param looks         how many looks the card had
+     */
+    public record Evidence(int lookOther, int turnOther, int looksAgreeing, int looks) {
     }
 
     private final CardFinder finder = new CardFinder();
@@ -231,12 +251,16 @@ public final class PhotoMatch {
         final List<ArtMatcher.Match> nearest;
         final MatchStatus status;
 
-        Tried(Quad outer, List<Attempt> attempts, int[] attemptOfQuery, List<ArtMatcher.Match> nearest) {
+        final Evidence evidence;
+
+        Tried(Quad outer, List<Attempt> attempts, int[] attemptOfQuery, List<ArtMatcher.Match> nearest,
+                Evidence evidence) {
             this.outer = outer;
             this.attempts = attempts;
             this.attemptOfQuery = attemptOfQuery;
             this.nearest = nearest;
             this.status = MatchStatus.of(nearest);
+            this.evidence = evidence;
         }
 
         int best() {
@@ -262,7 +286,7 @@ public final class PhotoMatch {
             for (ArtMatcher.Match m : nearest) {
                 items.add(new Item(m.artworkId(), m.distance(), rotation(cornersOf(m.query()))));
             }
-            return new Found(corners.scaled(sx, sy), status, List.copyOf(items));
+            return new Found(corners.scaled(sx, sy), status, List.copyOf(items), evidence);
         }
     }
 
@@ -322,7 +346,7 @@ public final class PhotoMatch {
             search.add(List.of(new Attempt(Quad.frame(image.width(), image.height()), CaptureQueries.of(image))));
         }
         Quad outer = card != null ? card.outer() : Quad.frame(image.width(), image.height());
-        return new Tried(outer, search.attempts, search.attemptOfQuery(), search.nearest);
+        return new Tried(outer, search.attempts, search.attemptOfQuery(), search.nearest, search.evidence());
     }
 
     /**
@@ -343,6 +367,8 @@ public final class PhotoMatch {
         final List<Attempt> attempts = new ArrayList<>();
         int queries;
         List<ArtMatcher.Match> nearest = List.of();
+        /** Each look's (batch's) own nearest artwork, in order. */
+        final List<UUID> lookNearest = new ArrayList<>();
 
         Search(ArtMatcher matcher) {
             this.matcher = matcher;
@@ -364,6 +390,9 @@ public final class PhotoMatch {
                 }
             }
             List<ArtMatcher.Match> found = matcher.nearest(fingerprints, MATCHES);
+            if (!found.isEmpty()) {
+                lookNearest.add(found.get(0).artworkId());
+            }
             nearest = queries == 0 ? found : ArtMatcher.merged(nearest, found, queries, MATCHES);
             attempts.addAll(batch);
             queries += count;
@@ -378,6 +407,40 @@ public final class PhotoMatch {
         /** Whether no artwork is near the card yet ({@link MatchStatus#UNKNOWN}). */
         boolean unknown() {
             return MatchStatus.of(nearest) == MatchStatus.UNKNOWN;
+        }
+
+        /** The card's {@link Evidence} when it is {@link MatchStatus#AMBIGUOUS}; null otherwise. */
+        Evidence evidence() {
+            if (MatchStatus.of(nearest) != MatchStatus.AMBIGUOUS) {
+                return null;
+            }
+            ArtMatcher.Match first = nearest.get(0);
+            int[] attemptOf = attemptOfQuery();
+            int a = attemptOf[first.query()];
+            int start = first.query();
+            while (start > 0 && attemptOf[start - 1] == a) {
+                start--;
+            }
+            CaptureQueries look = attempts.get(a).queries();
+            int turn = look.turnOf(first.query() - start);
+            List<byte[]> ofTurn = new ArrayList<>();
+            for (int k = 0; k < look.fingerprints().length; k++) {
+                if (look.turnOf(k) == turn) {
+                    ofTurn.add(look.fingerprints()[k]);
+                }
+            }
+            int agreeing = (int) lookNearest.stream().filter(first.artworkId()::equals).count();
+            return new Evidence(other(look.fingerprints(), first), other(ofTurn.toArray(byte[][]::new), first),
+                    agreeing, lookNearest.size());
+        }
+
+        private int other(byte[][] fingerprints, ArtMatcher.Match first) {
+            for (ArtMatcher.Match m : matcher.nearest(fingerprints, 2)) {
+                if (!m.artworkId().equals(first.artworkId())) {
+                    return m.distance();
+                }
+            }
+            return Integer.MAX_VALUE;
         }
 
         /** For each query fingerprint, in order, the attempt it belongs to. */

@@ -50,10 +50,16 @@ final class PhotoRows {
      */
     private record Seen(int nearest, int other, boolean right, boolean indexed) {
 
-        static Seen of(PhotoMatch.Found card, boolean right, boolean indexed) {
+        static Seen of(String row, PhotoMatch.Found card, boolean right, boolean indexed) {
             List<PhotoMatch.Item> items = card.nearest();
-            return new Seen(items.get(0).distance(), items.size() > 1 ? items.get(1).distance() : Integer.MAX_VALUE,
-                    right, indexed);
+            Seen seen = new Seen(items.get(0).distance(),
+                    items.size() > 1 ? items.get(1).distance() : Integer.MAX_VALUE, right, indexed);
+            PhotoMatch.Evidence e = card.evidence();
+            CARDS.add(String.join("\t", row, indexed ? "indexed" : "missing", right ? "right" : "wrong",
+                    card.status().wire(), Integer.toString(seen.nearest), Integer.toString(seen.other),
+                    e == null ? "-" : Integer.toString(e.lookOther()), e == null ? "-" : Integer.toString(e.turnOther()),
+                    e == null ? "-" : Integer.toString(e.looksAgreeing()), e == null ? "-" : Integer.toString(e.looks())));
+            return seen;
         }
 
         boolean confident(int near, int margin) {
@@ -62,6 +68,14 @@ final class PhotoRows {
     }
 
     private static final java.util.Queue<Seen> SEEN = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /**
+     * Every card seen, a tab-separated line each (row, indexed or missing art, right or wrong, status, nearest and
+     * nearest other distance, then an ambiguous card's {@link PhotoMatch.Evidence} or "-"), written after each row to
+     * {@code target/art-bench/photo-cards.tsv} (system property {@code photo-rows.cards}): candidate rules on other
+     * evidence are judged from it without matching again.
+     */
+    private static final java.util.Queue<String> CARDS = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private PhotoRows() {
     }
@@ -99,14 +113,22 @@ final class PhotoRows {
             PhotoMatch.Found first = cards.get(0);
             boolean right = first.nearest().get(0).artworkId().equals(artworkId(art.applyAsInt(k)));
             cells.incrementAndGet(first.status().ordinal() + (right ? 0 : 3));
-            SEEN.add(Seen.of(first, right, indexed));
+            SEEN.add(Seen.of(what + ", " + severity.name().toLowerCase(Locale.ROOT), first, right, indexed));
         });
         print(what + ", " + severity.name().toLowerCase(Locale.ROOT), photos, cells, t0);
         rules();
     }
 
-    /** The rule table over every card seen so far (see the class comment). */
+    /** The rule table over every card seen so far (see the class comment), and the cards written out. */
     private static void rules() {
+        java.nio.file.Path cards = java.nio.file.Path.of(
+                System.getProperty("photo-rows.cards", "target/art-bench/photo-cards.tsv"));
+        try {
+            java.nio.file.Files.createDirectories(cards.toAbsolutePath().getParent());
+            java.nio.file.Files.write(cards, List.copyOf(CARDS));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         List<Seen> seen = List.copyOf(SEEN);
         System.out.printf(Locale.ROOT, "%n## Rules, over the %d cards seen so far (%d of indexed art)%n", seen.size(),
                 seen.stream().filter(Seen::indexed).count());
@@ -143,7 +165,7 @@ final class PhotoRows {
                 }
                 boolean right = found.nearest().get(0).artworkId().equals(artworkId((int) placed.artSeed()));
                 cells.incrementAndGet(found.status().ordinal() + (right ? 0 : 3));
-                SEEN.add(Seen.of(found, right, true));
+                SEEN.add(Seen.of("binder pages, " + severity.name().toLowerCase(Locale.ROOT), found, right, true));
                 if (right && found.status() == MatchStatus.CONFIDENT) {
                     good++;
                 }
