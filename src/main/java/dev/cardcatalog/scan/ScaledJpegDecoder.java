@@ -110,23 +110,22 @@ final class ScaledJpegDecoder {
         int h = leptonica.pixGetHeight(pix);
         int depth = leptonica.pixGetDepth(pix);
         int wpl = leptonica.pixGetWpl(pix);
-        if ((depth != 32 && depth != 8) || leptonica.pixGetColormap(pix) != null || w < 1 || h < 1) {
+        if ((depth != 32 && depth != 8) || (depth == 32 && wpl != w) || leptonica.pixGetColormap(pix) != null || w < 1
+                || h < 1) {
             LOG.debugf("the native JPEG decoder gave a %d-bit image; ImageIO reads it", depth);
             return null;
         }
-        int[] words = new int[wpl * h];
         IntPointer data = leptonica.pixGetData(pix);
-        data.capacity(words.length).get(words);
         int[] out = new int[w * h];
         if (depth == 32) {
-            for (int y = 0; y < h; y++) {
-                int from = y * wpl;
-                int row = y * w;
-                for (int x = 0; x < w; x++) {
-                    out[row + x] = words[from + x] >>> 8;
-                }
+            // one word a pixel, so a row is exactly its words (wpl == w): read straight into the answer
+            data.capacity((long) wpl * h).get(out);
+            for (int i = 0; i < out.length; i++) {
+                out[i] >>>= 8;
             }
         } else {
+            int[] words = new int[wpl * h];
+            data.capacity(words.length).get(words);
             for (int y = 0; y < h; y++) {
                 int from = y * wpl;
                 int row = y * w;
