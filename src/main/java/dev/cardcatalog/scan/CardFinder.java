@@ -178,13 +178,13 @@ public final class CardFinder {
         // 4. what differs in colour from the surface seen along the photo's edge (a patterned surface, a card of
         // nearly the surface's brightness)
         GrayU8 offSurface = null;
-        if (surfaceMask(small, binary)) {
+        if (surfaceMask(small, binary, eroded)) {
             offSurface = buffers.offSurface;
             offSurface.setTo(binary);
             pool.addMask(binary, eroded);
         }
         // 5. a smooth surface's own light fitted and taken away (a white border on a white table)
-        if (smoothSurfaceMask(small, binary)) {
+        if (smoothSurfaceMask(small, binary, eroded)) {
             pool.addMask(binary, eroded);
         }
 
@@ -634,9 +634,10 @@ public final class CardFinder {
      * being those along the photo's edge (a ring of 2 pixels, clustered into {@value #SURFACE_COLOURS} by k-means);
      * far is more than twice the distance within which 95 % of the ring's own pixels lie of their colour, and at least
      * {@value #MIN_COLOUR_DISTANCE} (0–255 per channel). Opened by a pixel (specks of the surface go). False when the
-     * ring is too varied to say (the photo is itself the card, or the surface is as varied as a card).
+     * ring is too varied to say (the photo is itself the card, or the surface is as varied as a card). {@code scratch}
+     * holds the erosion on the way (overwritten).
      */
-    static boolean surfaceMask(Reduced small, GrayU8 mask) {
+    static boolean surfaceMask(Reduced small, GrayU8 mask, GrayU8 scratch) {
         int w = small.grey.width;
         int h = small.grey.height;
         if (w < 16 || h < 16) {
@@ -707,8 +708,7 @@ public final class CardFinder {
                 mask.data[o + x] = (byte) ((float) Math.sqrt(least) > far ? 1 : 0);
             }
         }
-        GrayU8 opened = MaskMorphology.dilate8(MaskMorphology.erode8(mask, null), null);
-        mask.setTo(opened);
+        MaskMorphology.dilate8(MaskMorphology.erode8(mask, scratch), mask); // opened, in place
         return true;
     }
 
@@ -718,8 +718,9 @@ public final class CardFinder {
      * of 2 pixels along the photo's edge; far is more than three times the distance within which 95 % of the ring
      * lies of the fit, and at least {@value #MIN_SMOOTH_DISTANCE}. Opened by a pixel. False when the ring is not that
      * smooth (more than {@value #MAX_SMOOTH_SPREAD} from the fit): a patterned surface, or a photo that is a card.
+     * {@code scratch} holds the erosion on the way (overwritten).
      */
-    static boolean smoothSurfaceMask(Reduced small, GrayU8 mask) {
+    static boolean smoothSurfaceMask(Reduced small, GrayU8 mask, GrayU8 scratch) {
         int w = small.grey.width;
         int h = small.grey.height;
         if (w < 16 || h < 16) {
@@ -774,8 +775,7 @@ public final class CardFinder {
                 mask.data[i] = (byte) (offSurface(planes, fit, i, xs[px], y) > far ? 1 : 0);
             }
         }
-        GrayU8 opened = MaskMorphology.dilate8(MaskMorphology.erode8(mask, null), null);
-        mask.setTo(opened);
+        MaskMorphology.dilate8(MaskMorphology.erode8(mask, scratch), mask); // opened, in place
         return true;
     }
 
