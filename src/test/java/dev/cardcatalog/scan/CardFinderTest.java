@@ -3,12 +3,18 @@ package dev.cardcatalog.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import boofcv.alg.filter.binary.BinaryImageOps;
+import boofcv.alg.filter.binary.Contour;
+import boofcv.alg.misc.ImageMiscOps;
+import boofcv.struct.ConnectRule;
+import boofcv.struct.image.GrayU8;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.RgbImage;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.PhotoSimulator;
+import georegression.struct.point.Point2D_I32;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -270,6 +276,45 @@ class CardFinderTest {
                     .mapToDouble(q -> Math.min(q.cornerDistance(upright), q.startingAt(2).cornerDistance(upright)))
                     .min().orElseThrow();
             assertThat(nearest).as("the card around %s", artBox).isLessThan(0.02 * upright.side(0));
+        }
+    }
+
+    @Test
+    void theContoursFittedAreBoofCVsOfAtLeastTheFittingsLengthInItsOrder() {
+        // blobs with holes, touching blobs and specks of one pixel: contours of every length, inner ones too
+        GrayU8 mask = new GrayU8(160, 120);
+        java.util.Random random = new java.util.Random(24);
+        for (int k = 0; k < 40; k++) {
+            int x = random.nextInt(150);
+            int y = random.nextInt(110);
+            ImageMiscOps.fillRectangle(mask, 1, x, y, 1 + random.nextInt(30), 1 + random.nextInt(30));
+            ImageMiscOps.fillRectangle(mask, 0, x + 2, y + 2, random.nextInt(6), random.nextInt(6));
+        }
+        for (int k = 0; k < 300; k++) {
+            mask.set(random.nextInt(160), random.nextInt(120), 1);
+        }
+        CardFinder.Buffers buffers = new CardFinder.Buffers();
+        buffers.reshape(mask.width, mask.height);
+        for (int minPoints : new int[] {1, 2, 12, 40, 10_000}) {
+            List<List<Point2D_I32>> all = new ArrayList<>();
+            List<List<Point2D_I32>> external = new ArrayList<>();
+            for (Contour contour : BinaryImageOps.contour(mask, ConnectRule.EIGHT, null)) {
+                if (contour.external.size() >= minPoints) {
+                    all.add(contour.external);
+                }
+                contour.internal.stream().filter(hole -> hole.size() >= minPoints).forEach(all::add);
+            }
+            for (Contour contour : BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT)) {
+                if (contour.external.size() >= minPoints) {
+                    external.add(contour.external);
+                }
+            }
+            assertThat(buffers.contours(mask, true, minPoints)).as("at least %d points", minPoints).isEqualTo(all);
+            assertThat(buffers.externalContours(mask, minPoints)).as("external, at least %d", minPoints)
+                    .isEqualTo(external);
+            if (minPoints == 2) {
+                assertThat(buffers.contours(mask, true, 1)).hasSizeGreaterThan(all.size()); // the specks went
+            }
         }
     }
 
