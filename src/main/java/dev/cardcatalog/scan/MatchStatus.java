@@ -17,7 +17,11 @@ import java.util.Locale;
  *   <li>{@link #UNKNOWN}: no artwork is within {@value #NEAR} bits.</li>
  * </ul>
  * Distances are those of {@link ArtMatcher#nearest}: the smallest over all the card's query fingerprints, so the
- * nearest other artwork is the nearest over every outline and turn tried for the card.
+ * nearest other artwork is the nearest over every outline and turn tried for the card. Each outline tried gives
+ * unrelated artworks one more chance to come near, so a card the search has looked at through several outlines is
+ * also judged by its <em>look margin</em> ({@link #byLook}): an {@link #AMBIGUOUS} card whose nearest artwork is
+ * within {@value #LOOK_NEAR} bits and at least {@value #LOOK_MARGIN} bits nearer than every other artwork <em>seen
+ * through the one outline that found it</em> is {@link #CONFIDENT} in the answer.
  */
 public enum MatchStatus {
     CONFIDENT, AMBIGUOUS, UNKNOWN;
@@ -32,6 +36,38 @@ public enum MatchStatus {
      * widest margin a wrong nearest artwork had was 90 bits (a harsh guide crop of missing art, 289 bits against 379).
      */
     public static final int MARGIN = 100;
+
+    /**
+     * Bits within which a card's nearest artwork must be for its look margin to make it confident ({@link #byLook}).
+     * Measured over 50,000 artworks (docs/benchmarks.md, "Issue 24", the look margin): no card of art left out of the
+     * index, of 4,000, had a look margin of {@value #LOOK_MARGIN} bits or more within 288 bits of its nearest artwork.
+     */
+    public static final int LOOK_NEAR = 260;
+
+    /**
+     * Bits by which the nearest artwork must be nearer than every other artwork seen through the outline that found
+     * it ({@link #byLook}). Measured with {@link #LOOK_NEAR}: within 260 bits the widest look margin a card of missing
+     * art had was 61 bits.
+     */
+    public static final int LOOK_MARGIN = 80;
+
+    /**
+     * The status of a card in the answer: {@code status} by {@link #of(List)}, and {@link #CONFIDENT} when it is
+     * {@link #AMBIGUOUS} but the nearest artwork, {@code nearest} bits away, is within {@value #LOOK_NEAR} bits and at
+     * least {@value #LOOK_MARGIN} bits nearer than every other artwork seen through the one outline (the look) whose
+     * fingerprint gave it.
+     *
+     * @param status    the card's status by {@link #of(List)}
+     * @param nearest   the nearest artwork's distance, bits
+     * @param lookOther the nearest other artwork's distance over that outline's fingerprints only, bits;
+     *                  {@link Integer#MAX_VALUE} when there is none
+     */
+    public static MatchStatus byLook(MatchStatus status, int nearest, int lookOther) {
+        if (status == AMBIGUOUS && nearest <= LOOK_NEAR && (long) lookOther - nearest >= LOOK_MARGIN) {
+            return CONFIDENT;
+        }
+        return status;
+    }
 
     /**
      * The status of a card whose nearest artworks are {@code nearest}, nearest first.

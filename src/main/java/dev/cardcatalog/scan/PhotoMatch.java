@@ -111,18 +111,17 @@ public final class PhotoMatch {
     }
 
     /**
-     * What the match saw of an {@link MatchStatus#AMBIGUOUS} card besides its nearest artworks over everything tried:
-     * the benchmark's candidate evidence (docs/benchmarks.md, "Issue 24").
+     * What the match saw of an {@link MatchStatus#AMBIGUOUS} card besides its nearest artworks over everything tried
+     * ({@link MatchStatus#byLook}; the benchmark prints it, docs/benchmarks.md, "Issue 24").
      *
      * @param lookOther     bits: the nearest artwork other than the card's nearest over the fingerprints of the one
      *                      outline (look) whose fingerprint gave that nearest artwork; {@link Integer#MAX_VALUE} when
      *                      there is none
-     * @param turnOther     bits: the same over that outline's one turn (its offsets) only
      * @param looksAgreeing how many of the card's looks (each find's outlines together, the art box's, the whole
      *                      photo) have the card's nearest artwork as their own nearest
      * @param looks         how many looks the card had
      */
-    public record Evidence(int lookOther, int turnOther, int looksAgreeing, int looks) {
+    public record Evidence(int lookOther, int looksAgreeing, int looks) {
     }
 
     private final CardFinder finder = new CardFinder();
@@ -149,10 +148,27 @@ public final class PhotoMatch {
             List<Found> finer = pass(photo, photo.finer(), 2 * CardFinder.SEARCH_SIDE, () -> null, false, matcher,
                     deadline, new ArrayList<>());
             if (recognised(finer) > recognised(cards)) {
-                return ReadingOrder.sort(finer);
+                return ReadingOrder.sort(answered(finer));
             }
         }
-        return ReadingOrder.sort(cards);
+        return ReadingOrder.sort(answered(cards));
+    }
+
+    /**
+     * The cards as answered: an {@link MatchStatus#AMBIGUOUS} card judged by its look margin too
+     * ({@link MatchStatus#byLook}). Only the answer is: the search's own choices (a guide crop, a card that holds
+     * others, a page read whole, the finer look) stay with the status by {@link MatchStatus#of(List)}, as they were
+     * when the look margin was measured.
+     */
+    private static List<Found> answered(List<Found> cards) {
+        List<Found> answered = new ArrayList<>(cards.size());
+        for (Found card : cards) {
+            Evidence e = card.evidence();
+            MatchStatus status = e == null ? card.status()
+                    : MatchStatus.byLook(card.status(), card.nearest().get(0).distance(), e.lookOther());
+            answered.add(status == card.status() ? card : new Found(card.corners(), status, card.nearest(), e));
+        }
+        return answered;
     }
 
     /**
@@ -417,21 +433,8 @@ public final class PhotoMatch {
             ArtMatcher.Match first = nearest.get(0);
             int[] attemptOf = attemptOfQuery();
             int a = attemptOf[first.query()];
-            int start = first.query();
-            while (start > 0 && attemptOf[start - 1] == a) {
-                start--;
-            }
-            CaptureQueries look = attempts.get(a).queries();
-            int turn = look.turnOf(first.query() - start);
-            List<byte[]> ofTurn = new ArrayList<>();
-            for (int k = 0; k < look.fingerprints().length; k++) {
-                if (look.turnOf(k) == turn) {
-                    ofTurn.add(look.fingerprints()[k]);
-                }
-            }
             int agreeing = (int) lookNearest.stream().filter(first.artworkId()::equals).count();
-            return new Evidence(other(look.fingerprints(), first), other(ofTurn.toArray(byte[][]::new), first),
-                    agreeing, lookNearest.size());
+            return new Evidence(other(attempts.get(a).queries().fingerprints(), first), agreeing, lookNearest.size());
         }
 
         private int other(byte[][] fingerprints, ArtMatcher.Match first) {
