@@ -37,7 +37,8 @@ import java.util.function.Supplier;
  * ({@link ArtMatcher#merged} joins the searches), and a card is looked at no further once it is
  * {@link MatchStatus#CONFIDENT} within {@value #SURE} bits: most cards are recognised by their first outline, and
  * the rest are looked at through all of them as before. The outline that gives the nearest
- * artwork is the card's; its corners are the answer's. When nothing is recognised, or the photo holds a page of
+ * artwork is the card's; its corners are the answer's, and the answer's status is the card's by its look margin too
+ * ({@link MatchStatus#byLook}: the nearest other artwork seen through that one outline). When nothing is recognised, or the photo holds a page of
  * cards (a find that holds several others) that was not read whole ({@link PageGrid}), the finer decode is searched
  * too and its cards are answered when it recognises more of them. A photo in which no
  * card is found is one card when, taken whole, it is near an artwork (not {@link MatchStatus#UNKNOWN}), and none
@@ -97,10 +98,13 @@ public final class PhotoMatch {
     /**
      * A card found in the photo.
      *
-     * @param corners its corners in the photo's pixels as displayed, the card's top-left, top-right, bottom-right,
-     *                bottom-left as the card reads upright (the outline of its nearest artwork's match)
-     * @param status  how sure the match is ({@link MatchStatus})
-     * @param nearest its nearest artworks, nearest first, at most {@value #MATCHES}
+     * @param corners  its corners in the photo's pixels as displayed, the card's top-left, top-right, bottom-right,
+     *                 bottom-left as the card reads upright (the outline of its nearest artwork's match)
+     * @param status   how sure the match is: by {@link MatchStatus#of(List)} while the photo is searched, and in the
+     *                 answer of {@link #match} by {@link MatchStatus#byLook} too
+     * @param nearest  its nearest artworks, nearest first, at most {@value #MATCHES}
+     * @param evidence what else was seen of an {@link MatchStatus#AMBIGUOUS} card (by {@link MatchStatus#of(List)});
+     *                 null for any other
      */
     public record Found(Quad corners, MatchStatus status, List<Item> nearest, Evidence evidence) {
 
