@@ -65,7 +65,18 @@ final class BoxMean {
             }
             int o = output.startIndex + y * output.stride;
             float[] out = output.data;
-            for (int x = 0; x < w; x++) {
+            // the window whole along the row from x = radius to w - 1 - radius: the same sums, read without the
+            // tables (JFR: the means were an eighth of a 12 MP photo's match)
+            int inFrom = Math.min(radius, w);
+            int inTo = Math.max(inFrom, w - radius);
+            for (int x = 0; x < inFrom; x++) {
+                out[o + x] = (float) ((prefix[to[x]] - prefix[from[x]]) * perColumns[x] * perRows);
+            }
+            double whole = inTo > inFrom ? perColumns[inFrom] : 0;
+            for (int x = inFrom; x < inTo; x++) {
+                out[o + x] = (float) ((prefix[x + radius + 1] - prefix[x - radius]) * whole * perRows);
+            }
+            for (int x = inTo; x < w; x++) {
                 out[o + x] = (float) ((prefix[to[x]] - prefix[from[x]]) * perColumns[x] * perRows);
             }
         }

@@ -679,7 +679,9 @@ public final class CardFinder {
             return false;
         }
         float far = Math.max(MIN_COLOUR_DISTANCE, 2 * within);
-        // colourDistance for every pixel, its arithmetic unchanged, the centres in flat arrays
+        // colourDistance for every pixel, its arithmetic unchanged, the centres in flat arrays; far from every colour
+        // when every squared distance is over the largest whose root is not over far (so the root is not taken, and a
+        // pixel near one of the colours, most of a photo, is known near at that colour)
         float[] cr = new float[SURFACE_COLOURS];
         float[] cg = new float[SURFACE_COLOURS];
         float[] cb = new float[SURFACE_COLOURS];
@@ -688,6 +690,7 @@ public final class CardFinder {
             cg[c] = centres[c][1];
             cb[c] = centres[c][2];
         }
+        float within2 = squaredWithin(far);
         for (int y = 0; y < h; y++) {
             int o = mask.startIndex + y * mask.stride;
             for (int x = 0; x < w; x++) {
@@ -695,21 +698,39 @@ public final class CardFinder {
                 float r = small.red[i];
                 float g = small.green[i];
                 float b = small.blue[i];
-                float least = Float.MAX_VALUE;
+                byte off = 1;
                 for (int c = 0; c < SURFACE_COLOURS; c++) {
                     float dr = r - cr[c];
                     float dg = g - cg[c];
                     float db = b - cb[c];
-                    float d = dr * dr + dg * dg + db * db;
-                    if (d < least) {
-                        least = d;
+                    if (dr * dr + dg * dg + db * db <= within2) {
+                        off = 0;
+                        break;
                     }
                 }
-                mask.data[o + x] = (byte) ((float) Math.sqrt(least) > far ? 1 : 0);
+                mask.data[o + x] = off;
             }
         }
         MaskMorphology.dilate8(MaskMorphology.erode8(mask, scratch), mask); // opened, in place
         return true;
+    }
+
+    /**
+     * The largest float whose square root, rounded to a float as {@code (float) Math.sqrt(d)}, is not over
+     * {@code far}: for any squared distance {@code d} of 0 or more, {@code (float) Math.sqrt(d) > far} exactly when
+     * {@code d} is over it (the rounded root never decreases as {@code d} grows).
+     *
+     * @param far a distance, finite and 0 or more
+     */
+    static float squaredWithin(float far) {
+        float t = far * far;
+        while (t > 0 && (float) Math.sqrt(t) > far) {
+            t = Math.nextDown(t);
+        }
+        while ((float) Math.sqrt(Math.nextUp(t)) <= far) {
+            t = Math.nextUp(t);
+        }
+        return t;
     }
 
     /**

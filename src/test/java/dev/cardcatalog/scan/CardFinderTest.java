@@ -335,6 +335,23 @@ class CardFinderTest {
     }
 
     @Test
+    void aSquaredDistanceIsOverTheBoundExactlyWhenItsRootedDistanceIsOverFar() {
+        java.util.Random random = new java.util.Random(13);
+        for (int k = 0; k < 20_000; k++) {
+            float far = k < 3 ? new float[] {0f, 1f, 30f}[k] : random.nextFloat() * 400;
+            float bound = CardFinder.squaredWithin(far);
+            assertThat((float) Math.sqrt(bound)).as("far %s", far).isLessThanOrEqualTo(far);
+            assertThat((float) Math.sqrt(Math.nextUp(bound))).as("far %s", far).isGreaterThan(far);
+            for (int j = 0; j < 20; j++) {
+                float d = j < 10 ? bound + (j - 5) * Math.ulp(bound) : random.nextFloat() * 4 * bound;
+                if (d >= 0) {
+                    assertThat(d > bound).as("far %s, d %s", far, d).isEqualTo((float) Math.sqrt(d) > far);
+                }
+            }
+        }
+    }
+
+    @Test
     void findingStopsAtTheUploadsDeadlineNamingTheStep() throws Exception {
         PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(3, 77, CaptureSimulator.Severity.REALISTIC);
         UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
