@@ -38,8 +38,9 @@ import java.util.function.Supplier;
  * {@link MatchStatus#CONFIDENT} within {@value #SURE} bits: most cards are recognised by their first outline, and
  * the rest are looked at through all of them as before. The outline that gives the nearest
  * artwork is the card's; its corners are the answer's, and the answer's status is the card's by its look margin too
- * ({@link MatchStatus#byLook}: the nearest other artwork seen through that one outline). When nothing is recognised, or the photo holds a page of
- * cards (a find that holds several others) that was not read whole ({@link PageGrid}), the finer decode is searched
+ * ({@link MatchStatus#byLook}: the nearest other artwork seen through that one outline). When nothing is
+ * recognised, or the photo holds a page of cards (a find that holds several others) that was not read whole
+ * ({@link PageGrid}), the finer decode is searched
  * too and its cards are answered when it recognises more of them. A photo in which no
  * card is found is one card when, taken whole, it is near an artwork (not {@link MatchStatus#UNKNOWN}), and none
  * otherwise.
@@ -118,14 +119,11 @@ public final class PhotoMatch {
      * What the match saw of an {@link MatchStatus#AMBIGUOUS} card besides its nearest artworks over everything tried
      * ({@link MatchStatus#byLook}; the benchmark prints it, docs/benchmarks.md, "Issue 24").
      *
-     * @param lookOther     bits: the nearest artwork other than the card's nearest over the fingerprints of the one
-     *                      outline (look) whose fingerprint gave that nearest artwork; {@link Integer#MAX_VALUE} when
-     *                      there is none
-     * @param looksAgreeing how many of the card's looks (each find's outlines together, the art box's, the whole
-     *                      photo) have the card's nearest artwork as their own nearest
-     * @param looks         how many looks the card had
+     * @param lookOther bits: the nearest artwork other than the card's nearest over the fingerprints of the one
+     *                  outline (look) whose fingerprint gave that nearest artwork; {@link Integer#MAX_VALUE} when
+     *                  there is none
      */
-    public record Evidence(int lookOther, int looksAgreeing, int looks) {
+    public record Evidence(int lookOther) {
     }
 
     private final CardFinder finder = new CardFinder();
@@ -366,7 +364,8 @@ public final class PhotoMatch {
             search.add(List.of(new Attempt(Quad.frame(image.width(), image.height()), CaptureQueries.of(image))));
         }
         Quad outer = card != null ? card.outer() : Quad.frame(image.width(), image.height());
-        return new Tried(outer, search.attempts, search.attemptOfQuery(), search.nearest, search.evidence());
+        int[] attemptOf = search.attemptOfQuery();
+        return new Tried(outer, search.attempts, attemptOf, search.nearest, search.evidence(attemptOf));
     }
 
     /**
@@ -387,8 +386,6 @@ public final class PhotoMatch {
         final List<Attempt> attempts = new ArrayList<>();
         int queries;
         List<ArtMatcher.Match> nearest = List.of();
-        /** Each look's (batch's) own nearest artwork, in order. */
-        final List<UUID> lookNearest = new ArrayList<>();
 
         Search(ArtMatcher matcher) {
             this.matcher = matcher;
@@ -410,9 +407,6 @@ public final class PhotoMatch {
                 }
             }
             List<ArtMatcher.Match> found = matcher.nearest(fingerprints, MATCHES);
-            if (!found.isEmpty()) {
-                lookNearest.add(found.get(0).artworkId());
-            }
             nearest = queries == 0 ? found : ArtMatcher.merged(nearest, found, queries, MATCHES);
             attempts.addAll(batch);
             queries += count;
@@ -429,25 +423,23 @@ public final class PhotoMatch {
             return MatchStatus.of(nearest) == MatchStatus.UNKNOWN;
         }
 
-        /** The card's {@link Evidence} when it is {@link MatchStatus#AMBIGUOUS}; null otherwise. */
-        Evidence evidence() {
+        /**
+         * The card's {@link Evidence} when it is {@link MatchStatus#AMBIGUOUS}; null otherwise.
+         *
+         * @param attemptOf {@link #attemptOfQuery()}
+         */
+        Evidence evidence(int[] attemptOf) {
             if (MatchStatus.of(nearest) != MatchStatus.AMBIGUOUS) {
                 return null;
             }
             ArtMatcher.Match first = nearest.get(0);
-            int[] attemptOf = attemptOfQuery();
-            int a = attemptOf[first.query()];
-            int agreeing = (int) lookNearest.stream().filter(first.artworkId()::equals).count();
-            return new Evidence(other(attempts.get(a).queries().fingerprints(), first), agreeing, lookNearest.size());
-        }
-
-        private int other(byte[][] fingerprints, ArtMatcher.Match first) {
-            for (ArtMatcher.Match m : matcher.nearest(fingerprints, 2)) {
+            byte[][] look = attempts.get(attemptOf[first.query()]).queries().fingerprints();
+            for (ArtMatcher.Match m : matcher.nearest(look, 2)) {
                 if (!m.artworkId().equals(first.artworkId())) {
-                    return m.distance();
+                    return new Evidence(m.distance());
                 }
             }
-            return Integer.MAX_VALUE;
+            return new Evidence(Integer.MAX_VALUE);
         }
 
         /** For each query fingerprint, in order, the attempt it belongs to. */

@@ -62,8 +62,7 @@ final class PhotoRows {
                     e == null ? Integer.MAX_VALUE : e.lookOther(), right, indexed);
             CARDS.add(String.join("\t", row, indexed ? "indexed" : "missing", right ? "right" : "wrong",
                     card.status().wire(), Integer.toString(seen.nearest), Integer.toString(seen.other),
-                    e == null ? "-" : Integer.toString(e.lookOther()),
-                    e == null ? "-" : Integer.toString(e.looksAgreeing()), e == null ? "-" : Integer.toString(e.looks())));
+                    e == null ? "-" : Integer.toString(e.lookOther())));
             return seen;
         }
 
@@ -85,7 +84,7 @@ final class PhotoRows {
     /**
      * Every card seen, a tab-separated line each (row, indexed or missing art, right or wrong, status as answered,
      * nearest and nearest other distance, then an ambiguous card's {@link PhotoMatch.Evidence}: the nearest other
-     * through its outline, the looks agreeing, the looks; or "-"), written after each row to
+     * through its outline; or "-"), written after each row to
      * {@code target/art-bench/photo-cards.tsv} (system property {@code photo-rows.cards}): candidate rules on other
      * evidence are judged from it without matching again.
      */
