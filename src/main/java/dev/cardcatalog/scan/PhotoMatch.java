@@ -349,7 +349,7 @@ public final class PhotoMatch {
                 }
             }
             int wholeQueries = whole ? CaptureQueries.COUNT : 0;
-            if (search.unknown() && search.queries + ART_BOX_QUERIES + wholeQueries <= ArtMatcher.MAX_QUERIES) {
+            if (!search.confident() && search.queries + ART_BOX_QUERIES + wholeQueries <= ArtMatcher.MAX_QUERIES) {
                 // nothing is near: the outline may be the card's art box, the card's own edge unseen
                 List<Attempt> batch = new ArrayList<>();
                 for (Quad outline : aroundArtBox(card.outlines().get(0))) {
@@ -418,9 +418,9 @@ public final class PhotoMatch {
                     && MatchStatus.of(nearest) == MatchStatus.CONFIDENT;
         }
 
-        /** Whether no artwork is near the card yet ({@link MatchStatus#UNKNOWN}). */
-        boolean unknown() {
-            return MatchStatus.of(nearest) == MatchStatus.UNKNOWN;
+        /** Whether the card is {@link MatchStatus#CONFIDENT} of an artwork yet. */
+        boolean confident() {
+            return MatchStatus.of(nearest) == MatchStatus.CONFIDENT;
         }
 
         /**
