@@ -21,6 +21,7 @@ import boofcv.struct.image.GrayU8;
 import boofcv.struct.image.ImageType;
 import dev.cardcatalog.art.RgbImage;
 import georegression.fitting.line.FitLine_F64;
+import georegression.fitting.polygon.ConvexHullAndrewMonotone_F64;
 import georegression.geometry.UtilLine2D_F64;
 import georegression.metric.Intersection2D_F64;
 import georegression.struct.line.LineGeneral2D_F64;
@@ -143,8 +144,25 @@ public final class CardFinder {
         GrayF32 grey = small.grey;
         buffers.reshape(grey.width, grey.height);
         deadline.check("finding the cards");
+        List<FoundCard> cards = find(small, factor, false, deadline, buffers);
+        if (cards.isEmpty()) {
+            // no mask has a card-shaped contour: glare across a card's edge, or its sleeve's white on a light
+            // surface, can break it in every one. Look again, fitting a contour that fails to its convex hull.
+            cards = find(small, factor, true, deadline, buffers);
+        }
+        return cards;
+    }
+
+    /**
+     * The cards in {@code small} (the photo reduced by {@code factor}), their outlines in the photo's pixels.
+     *
+     * @param hulls whether a contour no quadrilateral fits is fitted again as its convex hull ({@link Pool#add})
+     */
+    private List<FoundCard> find(Reduced small, int factor, boolean hulls, UploadDeadline deadline,
+            Buffers buffers) {
+        GrayF32 grey = small.grey;
         double minArea = MIN_AREA_SHARE * grey.width * grey.height;
-        Pool pool = new Pool(small, factor, minArea, deadline, buffers);
+        Pool pool = new Pool(small, factor, minArea, hulls, deadline, buffers);
 
         // 1. the regions Canny's edges enclose (their outer and inner contours)
         Canny canny = buffers.canny;
@@ -421,6 +439,7 @@ public final class CardFinder {
         final GrayF32 grey;
         final int factor;
         final double minArea;
+        final boolean hulls;
         final int minPoints;
         final UploadDeadline deadline;
         final Buffers buffers;
@@ -431,8 +450,9 @@ public final class CardFinder {
         final List<Double> contrast = new ArrayList<>();
         int fitted;
 
-        Pool(Reduced small, int factor, double minArea, UploadDeadline deadline, Buffers buffers) {
+        Pool(Reduced small, int factor, double minArea, boolean hulls, UploadDeadline deadline, Buffers buffers) {
             this.small = small;
+            this.hulls = hulls;
             this.buffers = buffers;
             this.grey = small.grey;
             this.factor = factor;
@@ -476,19 +496,17 @@ public final class CardFinder {
         }
 
         private void add(List<Point2D_I32> sequence) {
-            PolylineSplitMerge used = fit;
-            if (!fit.process(sequence) || fit.getBestPolyline() == null) {
-                used = loose;
-                if (!loose.process(sequence) || loose.getBestPolyline() == null) {
-                    return;
+            Quad quad = fitted(sequence);
+            if (quad == null && hulls && boundsArea(sequence) >= minArea) {
+                // glare across a card's edge, or a sleeve's white on a light surface, bite notches out of the mask:
+                // a card is convex, so its outline is its contour's convex hull's, when the contour runs along most
+                // of that outline (a pattern's blob or a speckled region does not)
+                Quad hull = fitted(hullContour(sequence));
+                if (hull != null && alongOutline(sequence, hull) >= MIN_HULL_ALONG) {
+                    quad = hull;
                 }
             }
-            DogArray_I32 corners = used.getBestPolyline().splits;
-            if (corners.size != 4) {
-                return;
-            }
-            Quad quad = sidesMet(sequence, corners);
-            if (quad == null || !cardShaped(quad, minArea)) {
+            if (quad == null) {
                 return;
             }
             Quad refined = refine(quad, grey);
@@ -519,6 +537,26 @@ public final class CardFinder {
             quads.add(scaled);
             support.add(new int[] {1});
             contrast.add(edge);
+        }
+
+        /**
+         * The card-shaped quadrilateral fitted to {@code sequence} (split-and-merge, again more loosely when that
+         * fails; its sides by {@link #sidesMet}), or null.
+         */
+        private Quad fitted(List<Point2D_I32> sequence) {
+            PolylineSplitMerge used = fit;
+            if (!fit.process(sequence) || fit.getBestPolyline() == null) {
+                used = loose;
+                if (!loose.process(sequence) || loose.getBestPolyline() == null) {
+                    return null;
+                }
+            }
+            DogArray_I32 corners = used.getBestPolyline().splits;
+            if (corners.size != 4) {
+                return null;
+            }
+            Quad quad = sidesMet(sequence, corners);
+            return quad != null && cardShaped(quad, minArea) ? quad : null;
         }
 
         /** The outlines, the most often found first (the first found on a tie). */
@@ -1001,6 +1039,83 @@ public final class CardFinder {
             grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
         }
         return new Reduced(grey, red, green, blue);
+    }
+
+    /**
+     * How much of {@code outline}'s perimeter {@code contour} runs along: its points within
+     * {@value #ALONG_DISTANCE} pixels of one of the outline's sides, per pixel of the outline's perimeter, at most 1.
+     */
+    static double alongOutline(List<Point2D_I32> contour, Quad outline) {
+        int near = 0;
+        for (Point2D_I32 p : contour) {
+            for (int k = 0; k < 4; k++) {
+                if (segmentDistance(p.x, p.y, outline.x(k), outline.y(k), outline.x(k + 1), outline.y(k + 1))
+                        <= ALONG_DISTANCE) {
+                    near++;
+                    break;
+                }
+            }
+        }
+        double perimeter = outline.side(0) + outline.side(1) + outline.side(2) + outline.side(3);
+        return Math.min(1, near / perimeter);
+    }
+
+    /** The distance from (px, py) to the segment from (ax, ay) to (bx, by). */
+    private static double segmentDistance(double px, double py, double ax, double ay, double bx, double by) {
+        double dx = bx - ax;
+        double dy = by - ay;
+        double t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
+        return Math.hypot(px - ax - t * dx, py - ay - t * dy);
+    }
+
+    /** How near a contour's point is to an outline's side to run along it, in pixels of the searched image. */
+    static final double ALONG_DISTANCE = 2;
+
+    /**
+     * The least share of its convex hull's outline a contour runs along for that outline to be taken
+     * ({@link #alongOutline}).
+     */
+    static final double MIN_HULL_ALONG = 0.7;
+
+    /** The area of the bounding box of {@code contour}'s points, in pixels. */
+    static double boundsArea(List<Point2D_I32> contour) {
+        int x0 = Integer.MAX_VALUE;
+        int y0 = Integer.MAX_VALUE;
+        int x1 = Integer.MIN_VALUE;
+        int y1 = Integer.MIN_VALUE;
+        for (Point2D_I32 p : contour) {
+            x0 = Math.min(x0, p.x);
+            y0 = Math.min(y0, p.y);
+            x1 = Math.max(x1, p.x);
+            y1 = Math.max(y1, p.y);
+        }
+        return (double) (x1 - x0) * (y1 - y0);
+    }
+
+    /**
+     * The convex hull of {@code contour}'s points ({@link ConvexHullAndrewMonotone_F64}) as a contour: its vertices
+     * in order and the whole pixels along each of its edges between them, one step apart, so that a fit of it sees
+     * its sides as straight runs of points as it sees a mask's.
+     */
+    static List<Point2D_I32> hullContour(List<Point2D_I32> contour) {
+        DogArray<Point2D_F64> points = new DogArray<>(contour.size(), Point2D_F64::new);
+        for (Point2D_I32 p : contour) {
+            points.grow().setTo(p.x, p.y);
+        }
+        Polygon2D_F64 hull = new Polygon2D_F64();
+        new ConvexHullAndrewMonotone_F64().process(points, hull);
+        List<Point2D_I32> out = new ArrayList<>();
+        int n = hull.size();
+        for (int k = 0; k < n; k++) {
+            Point2D_F64 a = hull.get(k);
+            Point2D_F64 b = hull.get((k + 1) % n);
+            int steps = (int) Math.max(Math.abs(b.x - a.x), Math.abs(b.y - a.y));
+            for (int i = 0; i < Math.max(1, steps); i++) {
+                double t = steps == 0 ? 0 : (double) i / steps;
+                out.add(new Point2D_I32((int) Math.round(a.x + t * (b.x - a.x)), (int) Math.round(a.y + t * (b.y - a.y))));
+            }
+        }
+        return out;
     }
 
     /**
