@@ -6,7 +6,7 @@
 # whole photo of it lying on a patterned surface in perspective, and a 12-megapixel binder page of nine of the
 # sample's cards (bench/MatchPhotos.java). Prints requests/s, p50, p99 and failures per photo, and checks the first
 # match of each single-card photo is the card's artwork, confident, and that the binder page names its nine, all
-# confident.
+# confident. For each photo also the CPU time a request costs: the service's process, ab's, and the whole machine's.
 #
 #   bench/match-http-bench.sh [--seconds 60] [--concurrency 8] [--port 18642] [--scaled true|false]
 #                             [--jvm-options "-Xmx256m -XX:+UseSerialGC"]
@@ -14,7 +14,8 @@
 #
 # --scaled false sets card-catalog.art.upload-scaled-decoding=false: every upload decoded by ImageIO, as before the
 # scaled decoder (for a before/after on the same machine). The service runs with the Deployment's heap and
-# collector unless --jvm-options says otherwise. Needs `ab` (Debian: apt-get install -y apache2-utils) and curl.
+# collector unless --jvm-options says otherwise. Needs `ab`, curl, `ss` and /usr/bin/time (Debian: apt-get install -y
+# apache2-utils curl iproute2 time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_PHOTO=60
@@ -34,8 +35,9 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
-for tool in ab curl; do
-  command -v "$tool" >/dev/null || { echo "$tool is missing (Debian: apt-get install -y apache2-utils curl)" >&2; exit 1; }
+for tool in ab curl ss /usr/bin/time; do
+  command -v "$tool" >/dev/null \
+    || { echo "$tool is missing (Debian: apt-get install -y apache2-utils curl iproute2 time)" >&2; exit 1; }
 done
 CARD=98a9ef61-1c6d-49d1-b185-2b022482b442   # Dusk Legion Zealot, in the bundled sample
 ARTWORK=1f0a4bfa-a829-4578-8564-54ade1dda937  # its illustration_id
@@ -75,6 +77,12 @@ echo
 echo
 echo "which decoder serves uploads: $(grep -o 'Uploaded JPEGs are decoded[^(]*' "$DIR/local.log" | head -1)"
 echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The service's own process: its CPU time per request, beside ab's and the whole machine's, says where a request's
+# cost goes (the service's JVM; ab sending the photo; PostgreSQL and the rest).
+SERVICE_PID=$(ss -ltnpH "sport = :$PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+TICK=$(getconf CLK_TCK)
 printf '%-22s %10s %12s %8s %8s %9s %s\n' photo bytes requests/s p50_ms p99_ms failures "first match"
 for photo in $PHOTOS; do
   FILE="$DIR/photos/$photo.jpg"
@@ -101,8 +109,13 @@ print("cards", len(a["cards"]), "confident-and-on-the-page", len(got & want))' "
     fi
     SAYS="distance $2, confident, rotation $4"
   fi
-  ab -q -c "$CONCURRENCY" -t "$SECONDS_PER_PHOTO" -n 1000000 -T image/jpeg -p "$FILE" \
+  SERVICE_BEFORE=$(cpu_ticks "$SERVICE_PID")
+  MACHINE_BEFORE=$(machine_ticks)
+  /usr/bin/time -f '%U %S' -o "$DIR/ab-$photo.cpu" \
+    ab -q -c "$CONCURRENCY" -t "$SECONDS_PER_PHOTO" -n 1000000 -T image/jpeg -p "$FILE" \
     "$BASE/api/art-index/matches" > "$DIR/ab-$photo.txt" 2>&1
+  SERVICE_CPU=$(( $(cpu_ticks "$SERVICE_PID") - SERVICE_BEFORE ))
+  MACHINE_CPU=$(( $(machine_ticks) - MACHINE_BEFORE ))
   RPS=$(awk '/^Requests per second:/{print $4}' "$DIR/ab-$photo.txt")
   P50=$(awk '$1=="50%"{print $2}' "$DIR/ab-$photo.txt")
   P99=$(awk '$1=="99%"{print $2}' "$DIR/ab-$photo.txt")
@@ -117,6 +130,11 @@ while i<len(b):
   i+=2+n")
   printf '%-22s %10s %12s %8s %8s %9s %s\n' "$DIM" "$(stat -c %s "$FILE")" "$RPS" "$P50" "$P99" \
     "${FAILED:-0}+${NON2XX:-0}" "$SAYS"
+  DONE=$(awk '/^Complete requests:/{print $3}' "$DIR/ab-$photo.txt")
+  python3 -c "
+done=max(1, int('$DONE')); tick=1000.0/$TICK
+ab=sum(float(x) for x in open('$DIR/ab-$photo.cpu').read().split()[-2:])*1000
+print(f'  CPU per request: the service {$SERVICE_CPU*tick/done:.1f} ms, ab {ab/done:.1f} ms, the machine {$MACHINE_CPU*tick/done:.1f} ms (of {done} requests)')"
   echo "  (load average after: $(cut -d' ' -f1-3 /proc/loadavg))"
 done
 echo "(failures: failed requests + non-2xx answers, as ab counts them; ab's own report per photo in $DIR/ab-*.txt)"

@@ -45,6 +45,10 @@ import org.ddogleg.struct.DogArray_I32;
  * touch come apart). A quadrilateral is fitted to each contour by split-and-merge ({@link PolylineSplitMerge}, the
  * fit BoofCV's polygon detector uses; again more loosely when that fails), its sides fitted clear of the rounded
  * corners, then snapped to the edge in the grey image with sub-pixel precision ({@link RefinePolygonToGrayLine}).
+ * When no mask gives a card-shaped outline at all, they are all looked at again, a contour that no quadrilateral
+ * fits fitted as its convex hull ({@link ConvexHullAndrewMonotone_F64}) when it runs along most of the hull
+ * ({@link #MIN_HULL_ALONG}): glare across a card's edge, or a sleeve's white on a light surface, can bite into it in
+ * every mask. Not before: on a busy surface, hulls of the pattern's blobs are card-shaped too.
  * An outline is kept when it is card-shaped (below) and an edge all round ({@link #edgeContrast}); one found again
  * by another binarization counts as support. A card gives several nested outlines (a sleeve or a pocket around it,
  * its own edge, the inside of its border); they are kept together as the outlines of one {@link FoundCard}, the
@@ -61,8 +65,8 @@ import org.ddogleg.struct.DogArray_I32;
  * {@value #SEARCH_SIDE} pixels on its longer side (about 8 float images of that size for the edge detector, 6.3 MB,
  * four more for the colour planes and the flat-colour test, and three byte images for the masks), on one thread; at
  * most {@value #MAX_CONTOURS_EACH} contours of each binarization and {@value #MAX_CONTOURS} in all are fitted and at
- * most {@value #MAX_OUTLINES} outlines kept, and the upload's deadline is checked between the binarizations and every
- * 16 contours. The masks' erosions and dilations ({@link MaskMorphology}, BoofCV's bit for bit) and the window means
+ * most {@value #MAX_OUTLINES} outlines kept (each time: a photo in which nothing is found is searched twice), and the
+ * upload's deadline is checked between the binarizations and every 16 contours. The masks' erosions and dilations ({@link MaskMorphology}, BoofCV's bit for bit) and the window means
  * ({@link BoxMean}, BoofCV's to a float's rounding) are the finder's own: BoofCV's were two fifths of its time. About
  * 35–55 ms of one core for a 12 MP photo's 504 × 378 decode (docs/benchmarks.md, issue 24).
  * Thread-safe: a search takes working images no other search is using ({@link Buffers}), kept for the next.

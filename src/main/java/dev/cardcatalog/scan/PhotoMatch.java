@@ -27,9 +27,10 @@ import java.util.function.Supplier;
  *   <li>each at 0° and 180° (the finder cannot tell the top of a card from its bottom), and, when the outline is
  *       nearly square (its sides within {@value CaptureQueries#SHAPE_RATIO} of each other, a card tilted along its
  *       length), with its other pair of sides as the short ones too;</li>
- *   <li>when nothing is near the card after all of them ({@link MatchStatus#UNKNOWN}), the card its first outline
- *       would be the art box of, either end up ({@link #aroundArtBox}): a white border on a light surface, or glare,
- *       can hide a card's own edge while its art box's stay clear;</li>
+ *   <li>when the card is not {@link MatchStatus#CONFIDENT} after all of them, the card its first outline would be
+ *       the art box of, either end up ({@link #aroundArtBox}): a white border on a light surface, or glare, can hide
+ *       a card's own edge while its art box's stay clear, and an art box taken as a card can be near unrelated
+ *       art;</li>
  *   <li>for a photo in which no card is found, or whose largest card covers at least {@value #GUIDE_SHARE} of it,
  *       the whole photo as the card, exactly as before cards were found (a guide crop, §5.9: its turns by shape).</li>
  * </ul>
@@ -53,7 +54,7 @@ import java.util.function.Supplier;
  * and are not matched), and a page otherwise.
  *
  * <p>Cost, bounded: at most {@value #MAX_CARDS} cards (the largest) and {@value #MAX_CARDS} finds that hold others,
- * at most {@value #MAX_TRIES} outlines of each (and two more around its art box when nothing is near and the
+ * at most {@value #MAX_TRIES} outlines of each (and two more around its art box when it is not confident and the
  * queries' cap, {@value ArtMatcher#MAX_QUERIES} fingerprints, leaves room for them and the whole photo), each warped
  * to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is checked before
  * every card and every outline. Stateless and thread-safe.
@@ -350,7 +351,7 @@ public final class PhotoMatch {
             }
             int wholeQueries = whole ? CaptureQueries.COUNT : 0;
             if (!search.confident() && search.queries + ART_BOX_QUERIES + wholeQueries <= ArtMatcher.MAX_QUERIES) {
-                // nothing is near: the outline may be the card's art box, the card's own edge unseen
+                // not confident: the outline may be the card's art box, the card's own edge unseen
                 List<Attempt> batch = new ArrayList<>();
                 for (Quad outline : aroundArtBox(card.outlines().get(0))) {
                     deadline.check("matching the cards");
