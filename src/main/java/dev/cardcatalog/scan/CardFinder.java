@@ -424,8 +424,13 @@ public final class CardFinder {
         }
     }
 
-    /** How many {@link Buffers} are kept for the next searches: as many as searches can run at once on the cores. */
-    static final int SPARE = Runtime.getRuntime().availableProcessors();
+    /**
+     * How many {@link Buffers} are kept for the next searches: as many as matches run at once by default (twice the
+     * cores, {@link ScanConfig#matchConcurrency()}). A search beyond them takes working images of its own, some 10 MB
+     * that live as long as the search: long enough to outlive a young collection, be promoted, and fill the old
+     * generation (docs/benchmarks.md, issue 24, the collector's log).
+     */
+    static final int SPARE = 2 * Runtime.getRuntime().availableProcessors();
 
     private final java.util.concurrent.ArrayBlockingQueue<Buffers> spare =
             new java.util.concurrent.ArrayBlockingQueue<>(SPARE);
