@@ -1121,7 +1121,8 @@ public final class CardFinder {
             int steps = (int) Math.max(Math.abs(b.x - a.x), Math.abs(b.y - a.y));
             for (int i = 0; i < Math.max(1, steps); i++) {
                 double t = steps == 0 ? 0 : (double) i / steps;
-                out.add(new Point2D_I32((int) Math.round(a.x + t * (b.x - a.x)), (int) Math.round(a.y + t * (b.y - a.y))));
+                out.add(new Point2D_I32((int) Math.round(a.x + t * (b.x - a.x)),
+                        (int) Math.round(a.y + t * (b.y - a.y))));
             }
         }
         return out;
