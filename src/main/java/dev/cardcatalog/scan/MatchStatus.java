@@ -18,10 +18,10 @@ import java.util.Locale;
  * </ul>
  * Distances are those of {@link ArtMatcher#nearest}: the smallest over all the card's query fingerprints, so the
  * nearest other artwork is the nearest over every outline and turn tried for the card. Each outline tried gives
- * unrelated artworks one more chance to come near, so a card the search has looked at through several outlines is
- * also judged by its <em>look margin</em> ({@link #byLook}): an {@link #AMBIGUOUS} card whose nearest artwork is
- * within {@value #LOOK_NEAR} bits and at least {@value #LOOK_MARGIN} bits nearer than every other artwork <em>seen
- * through the one outline that found it</em> is {@link #CONFIDENT} in the answer.
+ * unrelated artworks one more chance to come near. A margin through the one outline that found the nearest
+ * artwork alone (its look margin, {@link PhotoMatch.Evidence}) was measured as evidence for {@link #CONFIDENT} and
+ * is not taken: on photos it was not chosen on, cards of art not in the index had look margins of up to 104 bits
+ * (docs/design/FINGERPRINT.md's note).
  */
 public enum MatchStatus {
     CONFIDENT, AMBIGUOUS, UNKNOWN;
@@ -36,40 +36,6 @@ public enum MatchStatus {
      * widest margin a wrong nearest artwork had was 90 bits (a harsh guide crop of missing art, 289 bits against 379).
      */
     public static final int MARGIN = 100;
-
-    /**
-     * Bits within which a card's nearest artwork must be for its look margin to make it confident ({@link #byLook}).
-     * Measured over 50,000 artworks (docs/benchmarks.md, "Issue 24", the look margin): no card of art left out of the
-     * index, of 4,000, had a look margin of 80 bits or more within 288 bits of its nearest artwork.
-     */
-    public static final int LOOK_NEAR = 260;
-
-    /**
-     * Bits by which the nearest artwork must be nearer than every other artwork seen through the outline that found
-     * it ({@link #byLook}): {@link #MARGIN}'s. Within {@link #LOOK_NEAR} bits the widest look margin a card of missing
-     * art had in the benchmark was 61 bits, and 80 was taken first; on photos the rule was not chosen on (art never
-     * indexed, photo seeds the benchmark does not use: docs/benchmarks.md, "Cards whose edge no mask sees") a harsh
-     * whole photo of missing art had 99 bits at 184, so 80 made it confident and wrong.
-     */
-    public static final int LOOK_MARGIN = 100;
-
-    /**
-     * The status of a card in the answer: {@code status} by {@link #of(List)}, and {@link #CONFIDENT} when it is
-     * {@link #AMBIGUOUS} but the nearest artwork, {@code nearest} bits away, is within {@value #LOOK_NEAR} bits and at
-     * least {@value #LOOK_MARGIN} bits nearer than every other artwork seen through the one outline (the look) whose
-     * fingerprint gave it.
-     *
-     * @param status    the card's status by {@link #of(List)}
-     * @param nearest   the nearest artwork's distance, bits
-     * @param lookOther the nearest other artwork's distance over that outline's fingerprints only, bits;
-     *                  {@link Integer#MAX_VALUE} when there is none
-     */
-    public static MatchStatus byLook(MatchStatus status, int nearest, int lookOther) {
-        if (status == AMBIGUOUS && nearest <= LOOK_NEAR && (long) lookOther - nearest >= LOOK_MARGIN) {
-            return CONFIDENT;
-        }
-        return status;
-    }
 
     /**
      * The status of a card whose nearest artworks are {@code nearest}, nearest first.

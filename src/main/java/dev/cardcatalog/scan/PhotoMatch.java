@@ -38,8 +38,7 @@ import java.util.function.Supplier;
  * ({@link ArtMatcher#merged} joins the searches), and a card is looked at no further once it is
  * {@link MatchStatus#CONFIDENT} within {@value #SURE} bits: most cards are recognised by their first outline, and
  * the rest are looked at through all of them as before. The outline that gives the nearest
- * artwork is the card's; its corners are the answer's, and the answer's status is the card's by its look margin too
- * ({@link MatchStatus#byLook}: the nearest other artwork seen through that one outline). When nothing is
+ * artwork is the card's; its corners are the answer's. When nothing is
  * recognised, or the photo holds a page of cards (a find that holds several others) that was not read whole
  * ({@link PageGrid}), the finer decode is searched
  * too and its cards are answered when it recognises more of them. A photo in which no
@@ -102,8 +101,7 @@ public final class PhotoMatch {
      *
      * @param corners  its corners in the photo's pixels as displayed, the card's top-left, top-right, bottom-right,
      *                 bottom-left as the card reads upright (the outline of its nearest artwork's match)
-     * @param status   how sure the match is: by {@link MatchStatus#of(List)} while the photo is searched, and in the
-     *                 answer of {@link #match} by {@link MatchStatus#byLook} too
+     * @param status   how sure the match is ({@link MatchStatus#of(List)})
      * @param nearest  its nearest artworks, nearest first, at most {@value #MATCHES}
      * @param evidence what else was seen of an {@link MatchStatus#AMBIGUOUS} card (by {@link MatchStatus#of(List)});
      *                 null for any other
@@ -117,8 +115,9 @@ public final class PhotoMatch {
     }
 
     /**
-     * What the match saw of an {@link MatchStatus#AMBIGUOUS} card besides its nearest artworks over everything tried
-     * ({@link MatchStatus#byLook}; the benchmark prints it, docs/benchmarks.md, "Issue 24").
+     * What the match saw of an {@link MatchStatus#AMBIGUOUS} card besides its nearest artworks over everything tried:
+     * evidence the benchmark prints and judges rules on (docs/benchmarks.md, "Issue 24"), not part of the status
+     * (measured, and not taken: {@link MatchStatus}).
      *
      * @param lookOther bits: the nearest artwork other than the card's nearest over the fingerprints of the one
      *                  outline (look) whose fingerprint gave that nearest artwork; {@link Integer#MAX_VALUE} when
@@ -151,27 +150,10 @@ public final class PhotoMatch {
             List<Found> finer = pass(photo, photo.finer(), 2 * CardFinder.SEARCH_SIDE, () -> null, false, matcher,
                     deadline, new ArrayList<>());
             if (recognised(finer) > recognised(cards)) {
-                return ReadingOrder.sort(answered(finer));
+                return ReadingOrder.sort(finer);
             }
         }
-        return ReadingOrder.sort(answered(cards));
-    }
-
-    /**
-     * The cards as answered: an {@link MatchStatus#AMBIGUOUS} card judged by its look margin too
-     * ({@link MatchStatus#byLook}). Only the answer is: the search's own choices (a guide crop, a card that holds
-     * others, a page read whole, the finer look) stay with the status by {@link MatchStatus#of(List)}, as they were
-     * when the look margin was measured.
-     */
-    private static List<Found> answered(List<Found> cards) {
-        List<Found> answered = new ArrayList<>(cards.size());
-        for (Found card : cards) {
-            Evidence e = card.evidence();
-            MatchStatus status = e == null ? card.status()
-                    : MatchStatus.byLook(card.status(), card.nearest().get(0).distance(), e.lookOther());
-            answered.add(status == card.status() ? card : new Found(card.corners(), status, card.nearest(), e));
-        }
-        return answered;
+        return ReadingOrder.sort(cards);
     }
 
     /**

@@ -34,8 +34,9 @@ import java.util.stream.IntStream;
  * artwork is the photo's (right, wrong), and photos with no card at all. After each row, the rule table over every
  * card seen so far: for each candidate {@link MatchStatus} rule (nearest within {@code near} bits, the nearest other
  * artwork at least {@code margin} bits farther), how many cards of indexed art it makes confident and right, and how
- * many cards it makes confident and wrong; the same for today's rule with a look margin of other bounds
- * ({@link MatchStatus#byLook}: within {@code look-near} bits and {@code look-margin} bits nearer than every other
+ * many cards it makes confident and wrong; the same for the plain rule lifted by a look margin of other bounds
+ * (measured, and not taken: {@link PhotoMatch.Evidence})
+ * (within {@code look-near} bits and {@code look-margin} bits nearer than every other
  * artwork seen through the card's one outline); then the distances of every card the current rule made
  * confident-wrong. Every card is also written to a file ({@link #CARDS}). Accuracy does not depend on load.
  */
@@ -153,7 +154,7 @@ final class PhotoRows {
                 System.out.printf(Locale.ROOT, "  %4d %6d  %15d  %15d%n", near, margin, right, wrong);
             }
         }
-        System.out.println("  and with a look margin (MatchStatus.byLook): look-near look-margin  confident-right"
+        System.out.println("  and with a look margin (PhotoMatch.Evidence, not taken): look-near look-margin  confident-right"
                 + "  confident-wrong");
         for (int lookNear : LOOK_NEARS) {
             for (int lookMargin : LOOK_MARGINS) {
@@ -163,7 +164,7 @@ final class PhotoRows {
                 System.out.printf(Locale.ROOT, "  %4d %6d  %15d  %15d%n", lookNear, lookMargin, right, wrong);
             }
         }
-        seen.stream().filter(s -> !s.right() && s.confidentByLook(MatchStatus.LOOK_NEAR, MatchStatus.LOOK_MARGIN))
+        seen.stream().filter(s -> !s.right() && s.confident(MatchStatus.NEAR, MatchStatus.MARGIN))
                 .forEach(s -> System.out.printf(Locale.ROOT,
                         "  confident-wrong today: nearest %d, other %d, other through its outline %d (%s)%n",
                         s.nearest(), s.other(), s.lookOther(), s.indexed() ? "indexed art" : "art not in the index"));
