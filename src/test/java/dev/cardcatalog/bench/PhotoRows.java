@@ -34,10 +34,9 @@ import java.util.stream.IntStream;
  * artwork is the photo's (right, wrong), and photos with no card at all. After each row, the rule table over every
  * card seen so far: for each candidate {@link MatchStatus} rule (nearest within {@code near} bits, the nearest other
  * artwork at least {@code margin} bits farther), how many cards of indexed art it makes confident and right, and how
- * many cards it makes confident and wrong; the same for the plain rule lifted by a look margin of other bounds
- * (measured, and not taken: {@link PhotoMatch.Evidence})
- * (within {@code look-near} bits and {@code look-margin} bits nearer than every other
- * artwork seen through the card's one outline); then the distances of every card the current rule made
+ * many cards it makes confident and wrong; the same for the plain rule lifted by a look margin (measured, and not
+ * taken: {@link PhotoMatch.Evidence}): within {@code look-near} bits and {@code look-margin} bits nearer than every
+ * other artwork seen through the card's one outline; then the distances of every card the current rule made
  * confident-wrong. Every card is also written to a file ({@link #CARDS}). Accuracy does not depend on load.
  */
 final class PhotoRows {
@@ -154,8 +153,8 @@ final class PhotoRows {
                 System.out.printf(Locale.ROOT, "  %4d %6d  %15d  %15d%n", near, margin, right, wrong);
             }
         }
-        System.out.println("  and with a look margin (PhotoMatch.Evidence, not taken): look-near look-margin  confident-right"
-                + "  confident-wrong");
+        System.out.println("  and with a look margin (PhotoMatch.Evidence, not taken): look-near look-margin"
+                + "  confident-right  confident-wrong");
         for (int lookNear : LOOK_NEARS) {
             for (int lookMargin : LOOK_MARGINS) {
                 long right = seen.stream().filter(s -> s.indexed() && s.right() && s.confidentByLook(lookNear,
