@@ -18,7 +18,9 @@ import java.util.function.Supplier;
  * the heap or the worker threads: at most {@code concurrency} matches read and decode their upload at the same time;
  * at most {@code queue} more wait for a turn, each for at most {@code queueWait}; any other is refused at once with a
  * {@link BusyException} (503, {@code Retry-After}). The upload has been received whole before the match asks for a
- * turn ({@link MatchUploads}), so a slow upload holds none.
+ * turn ({@link MatchUploads}), so a slow upload holds none. Turns go in the order they were asked for: a match
+ * that arrives while others wait does not take the turn one of them was woken for, which under a steady load left
+ * the unlucky waiting for several turns (the tail of {@code bench/match-http-bench.sh}, issue 24).
  *
  * <p>Expensive uploads (large, multi-scan, or costly by their markers: {@link UploadCost#expensive()}) take their
  * turns from a pool of their own, {@code expensiveConcurrency} turns and {@code expensiveQueue} places, smaller than
@@ -58,7 +60,9 @@ public class MatchLimit {
 
         Pool(int concurrency, int queue) {
             this.concurrency = concurrency;
-            this.running = new Semaphore(concurrency);
+            // fair, and asked with a timeout even when not waiting: a match that arrives while others wait for a
+            // turn waits behind them rather than taking the next turn freed (Semaphore#tryAcquire() would)
+            this.running = new Semaphore(concurrency, true);
             this.admitted = new Semaphore(concurrency + queue);
         }
 
@@ -121,7 +125,8 @@ public class MatchLimit {
     }
 
     /**
-     * Runs {@code match} in a turn of the cheap pool: at once if one is free, else after waiting in the queue.
+     * Runs {@code match} in a turn of the cheap pool: at once if one is free and no match waits for one, else after
+     * waiting in the queue, behind those that came before it.
      *
      * @return what {@code match} returns
      * @throws BusyException when the queue is full, or no turn came within the queue wait
@@ -131,7 +136,8 @@ public class MatchLimit {
     }
 
     /**
-     * Runs {@code match} in a turn of its pool: at once if one is free, else after waiting in the pool's queue.
+     * Runs {@code match} in a turn of its pool: at once if one is free and no match waits for one, else after waiting
+     * in the pool's queue, behind those that came before it.
      *
      * @param expensive whether the upload is expensive ({@link UploadCost#expensive()}): the expensive pool
      * @return what {@code match} returns
@@ -146,7 +152,7 @@ public class MatchLimit {
             throw busy();
         }
         try {
-            if (!running.tryAcquire()) {
+            if (!turnAtOnce(running)) {
                 waiting.incrementAndGet();
                 try {
                     if (!running.tryAcquire(queueWait.toNanos(), TimeUnit.NANOSECONDS)) {
@@ -166,6 +172,16 @@ public class MatchLimit {
             }
         } finally {
             admitted.release();
+        }
+    }
+
+    /** A turn of {@code running} if one is free and no match waits for one, without waiting. */
+    private static boolean turnAtOnce(Semaphore running) {
+        try {
+            return running.tryAcquire(0, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cardcatalog.platform.BusyException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** The turns and the queue of {@link MatchLimit}, with a latch holding the only turn. */
@@ -57,6 +60,40 @@ class MatchLimitTest {
         assertThatThrownBy(() -> limit.run(() -> "refused")).isInstanceOf(BusyException.class);
         release.countDown();
         assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("held");
+    }
+
+    @Test
+    void aMatchThatArrivesWhileAnotherWaitsGetsItsTurnAfterIt() throws Exception {
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        MatchLimit limit = new MatchLimit(1, 2, Duration.ofSeconds(30), Duration.ofSeconds(2), metrics);
+        List<String> order = new CopyOnWriteArrayList<>();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // the holder, once its turn is over, asks for another at once: the one the waiting match was woken for (its
+        // match made and the turns' code run hot beforehand, so that nothing but the asking lies between the two turns)
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
+            Supplier<Boolean> arrivedLater = () -> order.add("arrived later");
+            for (int i = 0; i < 20_000; i++) {
+                limit.run(() -> true);
+            }
+            limit.run(() -> {
+                started.countDown();
+                await(release);
+                return order.add("first");
+            });
+            limit.run(arrivedLater);
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> limit.run(() -> order.add("waited")));
+        for (int i = 0; i < 1000 && metrics.get("art.matches.waiting").gauge().value() < 1; i++) {
+            Thread.sleep(1);
+        }
+        assertThat(metrics.get("art.matches.waiting").gauge().value()).isEqualTo(1);
+
+        release.countDown();
+        holder.get(10, TimeUnit.SECONDS);
+        waiter.get(10, TimeUnit.SECONDS);
+        assertThat(order).containsExactly("first", "waited", "arrived later");
     }
 
     private static void await(CountDownLatch latch) {
