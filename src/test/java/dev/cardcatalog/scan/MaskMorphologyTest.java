@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  */
 class MaskMorphologyTest {
 
-    private static final int[][] SIZES = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 2}, {2, 5}, {17, 13}, {64, 64},
-            {504, 378}, {378, 504}};
+    /** Rows of one pixel, of fewer than eight (one word), of whole words and of whole words and a few more. */
+    private static final int[][] SIZES = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 2}, {2, 5}, {8, 3}, {9, 4}, {15, 6},
+            {16, 5}, {17, 13}, {23, 2}, {64, 64}, {504, 378}, {378, 504}};
 
     @Test
     void erosionAndDilationMarkWhatBoofCvsMark() {
@@ -64,6 +65,38 @@ class MaskMorphologyTest {
         assertThat(MaskMorphology.erode8(mask, reused)).isSameAs(reused);
         assertThat(reused.data).isEqualTo(BinaryImageOps.erode8(mask, 1, null).data);
         assertThatThrownBy(() -> MaskMorphology.dilate8(mask, mask)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aSubImageIsReadAndWrittenThroughItsStrideAndAnyNonZeroPixelIsSet() {
+        Random random = new Random(11);
+        for (int[] size : new int[][] {{9, 7}, {16, 4}, {21, 11}}) {
+            // the mask inside a larger image whose other pixels are set, with 255 for its own set pixels
+            GrayU8 mask = blobs(size, 0.5, random);
+            GrayU8 frame = new GrayU8(size[0] + 13, size[1] + 4);
+            java.util.Arrays.fill(frame.data, (byte) 255);
+            GrayU8 inside = frame.subimage(5, 2, 5 + size[0], 2 + size[1]);
+            GrayU8 outFrame = new GrayU8(size[0] + 11, size[1] + 3);
+            java.util.Arrays.fill(outFrame.data, (byte) 7);
+            GrayU8 outInside = outFrame.subimage(3, 1, 3 + size[0], 1 + size[1]);
+            for (int y = 0; y < size[1]; y++) {
+                for (int x = 0; x < size[0]; x++) {
+                    inside.set(x, y, mask.get(x, y) * 255);
+                }
+            }
+            for (boolean erode : new boolean[] {true, false}) {
+                GrayU8 expected = erode ? BinaryImageOps.erode8(mask, 1, null) : BinaryImageOps.dilate8(mask, 1, null);
+                GrayU8 got = erode ? MaskMorphology.erode8(inside, outInside) : MaskMorphology.dilate8(inside, outInside);
+                assertThat(got).isSameAs(outInside);
+                for (int y = 0; y < outFrame.height; y++) {
+                    for (int x = 0; x < outFrame.width; x++) {
+                        boolean in = x >= 3 && x < 3 + size[0] && y >= 1 && y < 1 + size[1];
+                        assertThat(outFrame.get(x, y)).as("%s %d x %d at (%d, %d)", erode ? "erosion" : "dilation",
+                                size[0], size[1], x, y).isEqualTo(in ? expected.get(x - 3, y - 1) : 7);
+                    }
+                }
+            }
+        }
     }
 
     private static GrayU8 noise(int[] size, double density, Random random) {
