@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  * at most {@code queue} more wait for a turn, each for at most {@code queueWait}; any other is refused at once with a
  * {@link BusyException} (503, {@code Retry-After}). The upload has been received whole before the match asks for a
  * turn ({@link MatchUploads}), so a slow upload holds none. Turns go in the order they were asked for: a match
- * that arrives while others wait does not take the turn one of them was woken for, which under a steady load left
- * the unlucky waiting for several turns (the tail of {@code bench/match-http-bench.sh}, issue 24).
+ * that arrives while others wait does not take the turn one of them was woken for, so under a steady load a match
+ * waits for the turns ahead of it and no more.
  *
  * <p>Expensive uploads (large, multi-scan, or costly by their markers: {@link UploadCost#expensive()}) take their
  * turns from a pool of their own, {@code expensiveConcurrency} turns and {@code expensiveQueue} places, smaller than
