@@ -84,15 +84,18 @@ class MatchLimitTest {
             limit.run(arrivedLater);
         });
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> limit.run(() -> order.add("waited")));
-        for (int i = 0; i < 1000 && metrics.get("art.matches.waiting").gauge().value() < 1; i++) {
+        Thread waiter = new Thread(() -> limit.run(() -> order.add("waited")));
+        waiter.start();
+        // parked for its turn: counted as waiting, and blocked in the semaphore's queue (its only timed wait)
+        for (int i = 0; i < 10_000 && waiter.getState() != Thread.State.TIMED_WAITING; i++) {
             Thread.sleep(1);
         }
+        assertThat(waiter.getState()).isEqualTo(Thread.State.TIMED_WAITING);
         assertThat(metrics.get("art.matches.waiting").gauge().value()).isEqualTo(1);
 
         release.countDown();
         holder.get(10, TimeUnit.SECONDS);
-        waiter.get(10, TimeUnit.SECONDS);
+        waiter.join(10_000);
         assertThat(order).containsExactly("first", "waited", "arrived later");
     }
 
