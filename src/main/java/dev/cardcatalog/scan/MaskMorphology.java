@@ -10,7 +10,7 @@ import java.nio.ByteOrder;
  * BoofCV's {@code BinaryImageOps.erode8} and {@code dilate8} with one pass, bit for bit (MaskMorphologyTest): at the
  * image's edge only the neighbours inside it count. Each is the 3 × 3 window's minimum (erosion) or maximum
  * (dilation), taken as a row of three and then a column of three, for a third of BoofCV's reads of each pixel, and
- * eight pixels a step, a {@code long} of eight bytes at a time (the bytewise form was an eighth of a 12 MP photo's
+ * eight pixels a step, a {@code long} of eight bytes at a time (the bytewise form was a sixth of a 12 MP photo's
  * match, JFR of {@code bench/match-http-bench.sh}); the card search runs about twenty of them a photo
  * (docs/benchmarks.md, issue 24).
  */
