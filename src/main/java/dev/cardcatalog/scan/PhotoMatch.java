@@ -103,8 +103,8 @@ public final class PhotoMatch {
      *                 bottom-left as the card reads upright (the outline of its nearest artwork's match)
      * @param status   how sure the match is ({@link MatchStatus#of(List)})
      * @param nearest  its nearest artworks, nearest first, at most {@value #MATCHES}
-     * @param evidence what else was seen of an {@link MatchStatus#AMBIGUOUS} card (by {@link MatchStatus#of(List)});
-     *                 null for any other
+     * @param evidence what else was seen of an {@link MatchStatus#AMBIGUOUS} card (by {@link MatchStatus#of(List)})
+     *                 by a match made {@link #PhotoMatch(boolean) with evidence}; null for any other
      */
     public record Found(Quad corners, MatchStatus status, List<Item> nearest, Evidence evidence) {
 
@@ -127,6 +127,20 @@ public final class PhotoMatch {
     }
 
     private final CardFinder finder = new CardFinder();
+    private final boolean withEvidence;
+
+    /** A match that answers no {@link Evidence} (the endpoint's: it is not part of the status). */
+    public PhotoMatch() {
+        this(false);
+    }
+
+    /**
+     * @param withEvidence whether each {@link MatchStatus#AMBIGUOUS} card carries its {@link Evidence}, at the cost
+     *                     of one more search of the index over its one outline's fingerprints (the benchmark's)
+     */
+    public PhotoMatch(boolean withEvidence) {
+        this.withEvidence = withEvidence;
+    }
 
     /**
      * The cards of {@code photo} matched against {@code matcher}, in reading order.
@@ -348,7 +362,8 @@ public final class PhotoMatch {
         }
         Quad outer = card != null ? card.outer() : Quad.frame(image.width(), image.height());
         int[] attemptOf = search.attemptOfQuery();
-        return new Tried(outer, search.attempts, attemptOf, search.nearest, search.evidence(attemptOf));
+        return new Tried(outer, search.attempts, attemptOf, search.nearest,
+                withEvidence ? search.evidence(attemptOf) : null);
     }
 
     /**

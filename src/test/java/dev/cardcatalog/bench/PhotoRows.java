@@ -42,7 +42,7 @@ import java.util.stream.IntStream;
 final class PhotoRows {
 
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
-    private static final PhotoMatch MATCH = new PhotoMatch();
+    private static final PhotoMatch MATCH = new PhotoMatch(true);
     private static final int[] NEARS = {200, 225, 250, 275, 300};
     private static final int[] MARGINS = {40, 60, 80, 100, 120, 150};
     private static final int[] LOOK_NEARS = {240, 260, 280, 300};
