@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** The turns and the queue of {@link MatchLimit}, with a latch holding the only turn. */
@@ -87,10 +88,8 @@ class MatchLimitTest {
         Thread waiter = new Thread(() -> limit.run(() -> order.add("waited")));
         waiter.start();
         // parked for its turn: counted as waiting, and blocked in the semaphore's queue (its only timed wait)
-        for (int i = 0; i < 10_000 && waiter.getState() != Thread.State.TIMED_WAITING; i++) {
-            Thread.sleep(1);
-        }
-        assertThat(waiter.getState()).isEqualTo(Thread.State.TIMED_WAITING);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                .until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
         assertThat(metrics.get("art.matches.waiting").gauge().value()).isEqualTo(1);
 
         release.countDown();
