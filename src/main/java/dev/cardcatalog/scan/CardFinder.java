@@ -435,8 +435,13 @@ public final class CardFinder {
     private final java.util.concurrent.ArrayBlockingQueue<Buffers> spare =
             new java.util.concurrent.ArrayBlockingQueue<>(SPARE);
 
-    /** The photo reduced: its grey image and its red, green and blue planes at the same size. */
-    record Reduced(GrayF32 grey, float[] red, float[] green, float[] blue) {
+    /**
+     * The photo reduced: its grey image and its red, green and blue planes at the same size.
+     *
+     * @param whole whether the planes are the photo's own 8-bit values (reduced by a factor of 1): whole numbers
+     *              0–255, whose sums are exact in any order ({@link #busyRing} sums them as ints)
+     */
+    record Reduced(GrayF32 grey, float[] red, float[] green, float[] blue, boolean whole) {
     }
 
     /**
@@ -872,11 +877,14 @@ public final class CardFinder {
      * busy surface: false, and nothing marked, unless the median of that deviation along the photo's edge is at
      * least three times as much.
      */
-    private static boolean smoothRegionMask(Reduced small, GrayU8 mask, Buffers buffers) {
+    static boolean smoothRegionMask(Reduced small, GrayU8 mask, Buffers buffers) {
         int w = small.grey.width;
         int h = small.grey.height;
         if (w < 16 || h < 16) {
             return false;
+        }
+        if (small.whole() && !busyRing(small)) {
+            return false; // the ring's own windows say so: the whole image's deviation is not needed
         }
         float[] variance = buffers.variance;
         java.util.Arrays.fill(variance, 0, w * h, 0f);
@@ -906,6 +914,57 @@ public final class CardFinder {
             mask.data[i] = (byte) (variance[i] < flat ? 1 : 0);
         }
         return true;
+    }
+
+    /**
+     * Whether the surface is busy as {@link #smoothRegionMask} decides it (the median of the ring's colour deviation
+     * at least three times {@value #FLAT_DEVIATION}), for a photo's own 8-bit values ({@link Reduced#whole}), from the
+     * ring's own windows alone: the sums of a window's values and of their squares are whole numbers, exact in an
+     * {@code int} as in {@link BoxMean}'s double precision, so each window's deviation is the same float the box
+     * means give, and so the answer is the same (CardFinderTest). A plain surface, most photos', then costs about a
+     * tenth of the box means of the whole image: 0.3 ms in place of 2.5 at 504 × 378 (a 12 MP photo's search), whose
+     * whole match takes about 35.
+     */
+    private static boolean busyRing(Reduced small) {
+        int w = small.grey.width;
+        int h = small.grey.height;
+        float[][] planes = {small.red, small.green, small.blue};
+        int[] ring = ring(w, h);
+        float[] edge = new float[ring.length];
+        int[] sums = new int[6];
+        for (int k = 0; k < ring.length; k++) {
+            int x = ring[k] % w;
+            int y = ring[k] / w;
+            java.util.Arrays.fill(sums, 0);
+            for (int wy = Math.max(0, y - 2); wy <= Math.min(h - 1, y + 2); wy++) {
+                for (int wx = Math.max(0, x - 2); wx <= Math.min(w - 1, x + 2); wx++) {
+                    for (int c = 0; c < 3; c++) {
+                        int v = (int) planes[c][wy * w + wx];
+                        sums[c] += v;
+                        sums[3 + c] += v * v;
+                    }
+                }
+            }
+            edge[k] = windowVariance(sums, 1.0 / (Math.min(w, x + 3) - Math.max(0, x - 2)),
+                    1.0 / (Math.min(h - 1, y + 2) - Math.max(0, y - 2) + 1));
+        }
+        java.util.Arrays.sort(edge);
+        return edge[edge.length / 2] >= 9 * FLAT_DEVIATION * FLAT_DEVIATION;
+    }
+
+    /**
+     * The colour variance of a window from its sums (red, green, blue, then their squares), in {@link BoxMean}'s
+     * and {@link #smoothRegionMask}'s arithmetic: each mean the float of the sum times 1 / the window's columns times
+     * 1 / its rows, each channel's variance in float, the channels added in order.
+     */
+    private static float windowVariance(int[] sums, double perColumns, double perRows) {
+        float variance = 0f;
+        for (int c = 0; c < 3; c++) {
+            float mean = (float) (sums[c] * perColumns * perRows);
+            float meanOfSquares = (float) (sums[3 + c] * perColumns * perRows);
+            variance += Math.max(0, meanOfSquares - mean * mean);
+        }
+        return variance;
     }
 
     /** The colour deviation under which a neighbourhood is flat ({@link #smoothRegionMask}). */
@@ -1028,7 +1087,7 @@ public final class CardFinder {
         for (int i = 0; i < w * h; i++) {
             grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
         }
-        return new Reduced(grey, red, green, blue);
+        return new Reduced(grey, red, green, blue, false);
     }
 
     /** {@link #reduce} by a factor of 1: the same values, without the sums. */
@@ -1047,7 +1106,7 @@ public final class CardFinder {
             blue[i] = p & 0xFF;
             grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
         }
-        return new Reduced(grey, red, green, blue);
+        return new Reduced(grey, red, green, blue, true);
     }
 
     /**

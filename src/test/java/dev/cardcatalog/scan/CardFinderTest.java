@@ -213,6 +213,62 @@ class CardFinderTest {
     }
 
     @Test
+    void aPhotosOwnPixelsSayWhetherItsSurfaceIsBusyAsTheBoxMeansSayIt() throws Exception {
+        // A photo searched at its own size says whether its surface is busy from int sums of its ring's 8-bit
+        // values, and skips the whole image's box means when it is not: the same answer, and the same mask, as the
+        // box means give (the path of a reduced photo, whose planes are means). Busy and plain surfaces, a card
+        // filling the photo, noise (busy everywhere, flat in places, and finely across the busy line), edges of 16.
+        List<CardFinder.Reduced> images = new ArrayList<>();
+        int k = 0;
+        for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
+            for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
+                PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(70 + k, 930 + k, severity, surface, 1600,
+                        1200, 10 + 7 * k, 0.1 + 0.15 * k);
+                images.add(CardFinder.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none())
+                        .image(), 1));
+                k++;
+            }
+        }
+        java.util.Random random = new java.util.Random(24);
+        for (int[] size : new int[][] {{16, 16}, {17, 40}, {504, 378}, {200, 150}}) {
+            int[] pixels = new int[size[0] * size[1]];
+            for (int i = 0; i < pixels.length; i++) {
+                // a quarter of the rows flat grey, the rest noise of every strength
+                pixels[i] = (i / size[0]) % 4 == 0 ? 0x808080 : random.nextInt(1 << 24) & (0x3F3F3F << (i % 3));
+            }
+            images.add(CardFinder.reduce(new RgbImage(size[0], size[1], pixels), 1));
+        }
+        for (double amplitude = 40; amplitude <= 60; amplitude += 1.0 / 32) {
+            // uniform noise whose colour variance, about amplitude² / 4, runs finely across the busy line (9 × 8²)
+            int[] pixels = new int[40 * 30];
+            for (int i = 0; i < pixels.length; i++) {
+                for (int shift = 0; shift <= 16; shift += 8) {
+                    pixels[i] |= (int) (random.nextDouble() * amplitude) << shift;
+                }
+            }
+            images.add(CardFinder.reduce(new RgbImage(40, 30, pixels), 1));
+        }
+        int busy = 0;
+        for (CardFinder.Reduced whole : images) {
+            assertThat(whole.whole()).isTrue();
+            CardFinder.Reduced means = new CardFinder.Reduced(whole.grey(), whole.red(), whole.green(), whole.blue(),
+                    false);
+            int w = whole.grey().width;
+            int h = whole.grey().height;
+            boofcv.struct.image.GrayU8 fromSums = new boofcv.struct.image.GrayU8(w, h);
+            boofcv.struct.image.GrayU8 fromMeans = new boofcv.struct.image.GrayU8(w, h);
+            CardFinder.Buffers buffers = new CardFinder.Buffers();
+            buffers.reshape(w, h);
+            boolean sums = CardFinder.smoothRegionMask(whole, fromSums, buffers);
+            assertThat(sums).as("busy, %d x %d", w, h).isEqualTo(CardFinder.smoothRegionMask(means, fromMeans,
+                    buffers));
+            assertThat(fromSums.data).as("the mask, %d x %d", w, h).isEqualTo(fromMeans.data);
+            busy += sums ? 1 : 0;
+        }
+        assertThat(busy).as("busy images").isBetween(2, images.size() - 2);
+    }
+
+    @Test
     void theRingIsThePixelsTwoFromTheEdgeAndTheUnreducedImageItsOwnPixels() {
         for (int[] size : new int[][] {{16, 16}, {504, 378}, {17, 40}}) {
             int[] ring = CardFinder.ring(size[0], size[1]);
