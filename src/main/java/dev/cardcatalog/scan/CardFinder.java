@@ -730,41 +730,57 @@ public final class CardFinder {
         if (within > MAX_SURFACE_SPREAD) {
             return false;
         }
-        float far = Math.max(MIN_COLOUR_DISTANCE, 2 * within);
-        // colourDistance for every pixel, its arithmetic unchanged, the centres in flat arrays; far from every colour
-        // when every squared distance is over the largest whose root is not over far (so the root is not taken, and a
-        // pixel near one of the colours, most of a photo, is known near at that colour)
-        float[] cr = new float[SURFACE_COLOURS];
-        float[] cg = new float[SURFACE_COLOURS];
-        float[] cb = new float[SURFACE_COLOURS];
-        for (int c = 0; c < SURFACE_COLOURS; c++) {
+        markFar(small, centres, Math.max(MIN_COLOUR_DISTANCE, 2 * within), mask);
+        MaskMorphology.dilate8(MaskMorphology.erode8(mask, scratch), mask); // opened, in place
+        return true;
+    }
+
+    /**
+     * Marks in {@code mask} (1, else 0) the pixels whose {@link #colourDistance} to {@code centres} is over
+     * {@code far}, its arithmetic unchanged: far from every colour when every squared distance is over the largest
+     * whose root is not over far ({@link #squaredWithin}, so the root is not taken).
+     *
+     * @param centres colours, each red, green and blue (0–255)
+     * @param far     a distance, finite and 0 or more
+     */
+    static void markFar(Reduced small, float[][] centres, float far, GrayU8 mask) {
+        int w = small.grey.width;
+        int h = small.grey.height;
+        int colours = centres.length;
+        float[] cr = new float[colours];
+        float[] cg = new float[colours];
+        float[] cb = new float[colours];
+        for (int c = 0; c < colours; c++) {
             cr[c] = centres[c][0];
             cg[c] = centres[c][1];
             cb[c] = centres[c][2];
         }
         float within2 = squaredWithin(far);
+        // a row at a time, each colour over the whole row (a loop without branches, which the compiler vectorises):
+        // the least squared distance to any colour, then far when it is over the bound (any colour near: the least is)
+        float[] least = new float[w];
+        float[] red = small.red;
+        float[] green = small.green;
+        float[] blue = small.blue;
         for (int y = 0; y < h; y++) {
+            int row = y * w;
+            java.util.Arrays.fill(least, Float.POSITIVE_INFINITY);
+            for (int c = 0; c < colours; c++) {
+                float r = cr[c];
+                float g = cg[c];
+                float b = cb[c];
+                for (int x = 0; x < w; x++) {
+                    float dr = red[row + x] - r;
+                    float dg = green[row + x] - g;
+                    float db = blue[row + x] - b;
+                    least[x] = Math.min(least[x], dr * dr + dg * dg + db * db);
+                }
+            }
             int o = mask.startIndex + y * mask.stride;
             for (int x = 0; x < w; x++) {
-                int i = y * w + x;
-                float r = small.red[i];
-                float g = small.green[i];
-                float b = small.blue[i];
-                byte off = 1;
-                for (int c = 0; c < SURFACE_COLOURS; c++) {
-                    float dr = r - cr[c];
-                    float dg = g - cg[c];
-                    float db = b - cb[c];
-                    if (dr * dr + dg * dg + db * db <= within2) {
-                        off = 0;
-                        break;
-                    }
-                }
-                mask.data[o + x] = off;
+                mask.data[o + x] = (byte) (least[x] > within2 ? 1 : 0);
             }
         }
-        MaskMorphology.dilate8(MaskMorphology.erode8(mask, scratch), mask); // opened, in place
-        return true;
     }
 
     /**
@@ -1021,7 +1037,7 @@ public final class CardFinder {
         return best;
     }
 
-    private static float colourDistance(float[][] centres, float r, float g, float b) {
+    static float colourDistance(float[][] centres, float r, float g, float b) {
         int c = nearestColour(centres, r, g, b);
         float dr = r - centres[c][0];
         float dg = g - centres[c][1];

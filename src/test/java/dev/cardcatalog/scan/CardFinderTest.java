@@ -431,6 +431,58 @@ class CardFinderTest {
     }
 
     @Test
+    void aPixelIsMarkedOffTheSurfaceExactlyWhenItsColourDistanceIsOverFar() throws Exception {
+        // markFar takes the least squared distance a row at a time: it must mark exactly the pixels whose distance to
+        // the nearest surface colour (colourDistance, a root) is over far, on photos and on pixels placed at the bound
+        java.util.Random random = new java.util.Random(31);
+        List<CardFinder.Reduced> images = new ArrayList<>();
+        for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
+            PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(12, 905, CaptureSimulator.Severity.HARSH, surface,
+                    1600, 1200, 25, 0.2);
+            images.add(CardFinder.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none()).image(), 1));
+        }
+        int[] pixels = new int[61 * 40];
+        for (int i = 0; i < pixels.length; i++) {
+            pixels[i] = random.nextInt(1 << 24);
+        }
+        images.add(CardFinder.reduce(new RgbImage(61, 40, pixels), 1));
+        images.add(CardFinder.reduce(new RgbImage(61, 40, pixels), 2)); // means: fractions
+        int marked = 0;
+        int unmarked = 0;
+        for (CardFinder.Reduced image : images) {
+            for (int trial = 0; trial < 4; trial++) {
+                float[][] centres = new float[trial + 3][];
+                for (int c = 0; c < centres.length; c++) {
+                    centres[c] = new float[] {random.nextFloat() * 255, random.nextFloat() * 255,
+                            random.nextFloat() * 255};
+                }
+                int w = image.grey().width;
+                int h = image.grey().height;
+                // far exactly a pixel's colour distance (the bound itself is not far), or just under it (far)
+                int at = random.nextInt(w * h);
+                float distance = CardFinder.colourDistance(centres, image.red()[at], image.green()[at],
+                        image.blue()[at]);
+                float far = trial == 0 ? distance : trial == 1 ? Math.nextDown(distance) : 24 + random.nextFloat() * 100;
+                boofcv.struct.image.GrayU8 mask = new boofcv.struct.image.GrayU8(w, h);
+                CardFinder.markFar(image, centres, far, mask);
+                for (int i = 0; i < w * h; i++) {
+                    boolean off = CardFinder.colourDistance(centres, image.red()[i], image.green()[i],
+                            image.blue()[i]) > far;
+                    assertThat(mask.data[i]).as("%d x %d, pixel %d, far %s", w, h, i, far).isEqualTo(
+                            (byte) (off ? 1 : 0));
+                    marked += off ? 1 : 0;
+                    unmarked += off ? 0 : 1;
+                }
+                if (trial < 2) {
+                    assertThat(mask.data[at]).as("the pixel at the bound, or just over it").isEqualTo((byte) trial);
+                }
+            }
+        }
+        assertThat(marked).isPositive();
+        assertThat(unmarked).isPositive();
+    }
+
+    @Test
     void aSquaredDistanceIsOverTheBoundExactlyWhenItsRootedDistanceIsOverFar() {
         java.util.Random random = new java.util.Random(13);
         for (int k = 0; k < 20_000; k++) {
