@@ -527,7 +527,7 @@ public final class PhotoMatch {
         int width = (int) Math.round(Math.max(CardWarp.CARD_WIDTH, Math.min(MAX_CARD_WIDTH,
                 (inSource.side(0) + inSource.side(2)) / 2)));
         int height = (int) Math.round(width * (double) CardWarp.CARD_HEIGHT / CardWarp.CARD_WIDTH);
-        RgbImage card = CardWarp.warp(source, inSource, width, height);
+        RgbImage card = CardWarp.warp(source, inSource, width, height, CaptureQueries.halfTurnRegion(width, height));
         if (card != null) {
             attempts.add(new Attempt(outline, CaptureQueries.of(card, List.of(0, 180))));
         }

@@ -64,6 +64,69 @@ class CardWarpTest {
         }
     }
 
+    @Test
+    void aRegionOfTheCardImageIsSampledAsTheWholeIsAndTheRestLeftBlack() {
+        Random random = new Random(55);
+        RgbImage image = noise(random, 504, 378);
+        for (int k = 0; k < 200; k++) {
+            Quad outline = randomOutline(random, image, 0.2);
+            int width = 1 + random.nextInt(300);
+            int height = 1 + random.nextInt(420);
+            int fromX = random.nextInt(width + 1);
+            int fromY = random.nextInt(height + 1);
+            int[] region = {fromX, fromY, fromX + random.nextInt(width - fromX + 1),
+                fromY + random.nextInt(height - fromY + 1)};
+            RgbImage whole = CardWarp.warp(image, outline, width, height);
+            RgbImage part = CardWarp.warp(image, outline, width, height, region);
+            if (whole == null) {
+                assertThat(part).isNull();
+                continue;
+            }
+            for (int y = 0; y < height; y++) {
+                for (int x = 0; x < width; x++) {
+                    boolean inside = x >= region[0] && x < region[2] && y >= region[1] && y < region[3];
+                    assertThat(part.pixels()[y * width + x]).as("(%d, %d) of %s", x, y, java.util.Arrays.toString(region))
+                            .isEqualTo(inside ? whole.pixels()[y * width + x] : 0);
+                }
+            }
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CardWarp.warp(image, Quad.frame(100, 100), 10, 10,
+                new int[] {0, 0, 11, 10})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10 x 10");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CardWarp.warp(image, Quad.frame(100, 100), 10, 10,
+                new int[] {5, 0, 4, 10})).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aCardWarpedOnlyWhereItsFingerprintsReadHasTheFingerprintsOfTheWholeAtBothEnds() {
+        // PhotoMatch warps only CaptureQueries.halfTurnRegion of a card: its queries at 0 and 180 degrees must be
+        // those of the card warped whole, at every size a card is warped to and at sizes around them
+        Random random = new Random(56);
+        RgbImage image = noise(random, 504, 378);
+        int checked = 0;
+        for (int k = 0; k < 120; k++) {
+            Quad outline = randomOutline(random, image, 0.1);
+            int width = k < 60 ? CardWarp.CARD_WIDTH + random.nextInt(CardWarp.CARD_WIDTH + 1) : 4 + random.nextInt(400);
+            int height = k < 60 ? (int) Math.round(width * (double) CardWarp.CARD_HEIGHT / CardWarp.CARD_WIDTH)
+                    : 4 + random.nextInt(400);
+            int[] region = CaptureQueries.halfTurnRegion(width, height);
+            RgbImage whole = CardWarp.warp(image, outline, width, height);
+            if (whole == null) {
+                continue;
+            }
+            RgbImage part = CardWarp.warp(image, outline, width, height, region);
+            byte[][] expected = CaptureQueries.of(whole, java.util.List.of(0, 180)).fingerprints();
+            byte[][] actual = CaptureQueries.of(part, java.util.List.of(0, 180)).fingerprints();
+            for (int q = 0; q < expected.length; q++) {
+                assertThat(actual[q]).as("query %d at %d x %d", q, width, height).isEqualTo(expected[q]);
+            }
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(100);
+        int[] card = CaptureQueries.halfTurnRegion(CardWarp.CARD_WIDTH, CardWarp.CARD_HEIGHT);
+        double share = (double) (card[2] - card[0]) * (card[3] - card[1]) / (CardWarp.CARD_WIDTH * CardWarp.CARD_HEIGHT);
+        assertThat(share).as("the share of a card image warped").isBetween(0.5, 0.65);
+    }
+
     private static Quad randomOutline(Random random, RgbImage image, double beyond) {
         double[] xy = new double[8];
         double cx = random.nextDouble() * image.width();
