@@ -385,42 +385,77 @@ public final class CardFinder {
         /**
          * The contours of {@code mask} of at least {@code minPoints} points, as {@code BinaryImageOps.contour(mask,
          * ConnectRule.EIGHT, null)} has them (each external contour, then with {@code holes} its internal ones, in the
-         * finder's order), with these buffers' finder and labels. The smaller ones, most of a mask's, are not copied.
+         * finder's order), with these buffers' finder and labels; read as {@link Contours} says.
          */
-        List<List<Point2D_I32>> contours(GrayU8 mask, boolean holes, int minPoints) {
+        Contours contours(GrayU8 mask, boolean holes, int minPoints) {
             labelled.process(mask, labels);
-            return sequences(labelled, holes, minPoints);
+            return new Contours(labelled, holes, minPoints, points);
         }
 
         /** {@code BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT)}'s of at least {@code minPoints} points. */
-        List<List<Point2D_I32>> externalContours(GrayU8 mask, int minPoints) {
+        Contours externalContours(GrayU8 mask, int minPoints) {
             external.process(mask);
-            return sequences(external, false, minPoints);
+            return new Contours(external, false, minPoints, points);
         }
+    }
 
-        private List<List<Point2D_I32>> sequences(BinaryContourInterface finder, boolean holes, int minPoints) {
-            List<List<Point2D_I32>> sequences = new ArrayList<>();
+    /**
+     * The contours of a mask that a finder found, those of at least a number of points, in the finder's order, not
+     * copied: {@link #get} loads one into the buffers' one array of points and answers a view of it, valid until the
+     * next is read. A search fits at most {@value #MAX_CONTOURS_EACH} of a mask's, the longest; copying every long one
+     * (a {@code Point2D_I32} a point) was a fifth of the bytes a 12 MP photo's match allocated (JFR).
+     */
+    static final class Contours extends java.util.AbstractList<List<Point2D_I32>> {
+        private final BinaryContourInterface finder;
+        private final DogArray<Point2D_I32> points;
+        private final DogArray_I32 ids = new DogArray_I32();
+        private final DogArray_I32 lengths = new DogArray_I32();
+
+        Contours(BinaryContourInterface finder, boolean holes, int minPoints, DogArray<Point2D_I32> points) {
+            this.finder = finder;
+            this.points = points;
             for (ContourPacked contour : finder.getContours()) {
-                addIfLong(finder, contour.externalIndex, minPoints, sequences);
+                keepIfLong(contour.externalIndex, minPoints);
                 if (holes) {
                     for (int j = 0; j < contour.internalIndexes.size; j++) {
-                        addIfLong(finder, contour.internalIndexes.get(j), minPoints, sequences);
+                        keepIfLong(contour.internalIndexes.get(j), minPoints);
                     }
                 }
             }
-            return sequences;
         }
 
-        private void addIfLong(BinaryContourInterface finder, int id, int minPoints,
-                List<List<Point2D_I32>> sequences) {
+        private void keepIfLong(int id, int minPoints) {
             finder.loadContour(id, points);
             if (points.size >= minPoints) {
-                List<Point2D_I32> copy = new ArrayList<>(points.size);
-                for (int k = 0; k < points.size; k++) {
-                    copy.add(points.get(k).copy());
-                }
-                sequences.add(copy);
+                ids.add(id);
+                lengths.add(points.size);
             }
+        }
+
+        /** Contour {@code k}'s points: a view of the buffers' array, valid until the next contour is read. */
+        @Override
+        public List<Point2D_I32> get(int k) {
+            finder.loadContour(ids.get(k), points);
+            return points.toList();
+        }
+
+        @Override
+        public int size() {
+            return ids.size;
+        }
+
+        /** The contours' indices, the longest first, those of one length in the finder's order. */
+        int[] longestFirst() {
+            long[] keys = new long[ids.size];
+            for (int k = 0; k < keys.length; k++) {
+                keys[k] = (long) (Integer.MAX_VALUE - lengths.get(k)) << 32 | k;
+            }
+            java.util.Arrays.sort(keys);
+            int[] order = new int[keys.length];
+            for (int k = 0; k < keys.length; k++) {
+                order[k] = (int) keys[k];
+            }
+            return order;
         }
     }
 
@@ -499,13 +534,13 @@ public final class CardFinder {
         }
 
         /** Fits the contours given (each of at least {@link #minPoints} points), the longest first. */
-        void addContours(List<List<Point2D_I32>> sequences) {
-            sequences.sort(Comparator.comparingInt((List<Point2D_I32> s) -> s.size()).reversed());
-            for (int k = 0; k < sequences.size() && k < MAX_CONTOURS_EACH && fitted < MAX_CONTOURS; k++) {
+        void addContours(Contours contours) {
+            int[] order = contours.longestFirst();
+            for (int k = 0; k < order.length && k < MAX_CONTOURS_EACH && fitted < MAX_CONTOURS; k++) {
                 if (++fitted % 16 == 0) {
                     deadline.check("finding the cards");
                 }
-                add(sequences.get(k));
+                add(contours.get(order[k])); // read, and done with, before the next
             }
         }
 

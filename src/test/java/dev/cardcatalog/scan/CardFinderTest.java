@@ -421,13 +421,36 @@ class CardFinderTest {
                     external.add(contour.external);
                 }
             }
-            assertThat(buffers.contours(mask, true, minPoints)).as("at least %d points", minPoints).isEqualTo(all);
-            assertThat(buffers.externalContours(mask, minPoints)).as("external, at least %d", minPoints)
+            CardFinder.Contours contours = buffers.contours(mask, true, minPoints);
+            assertThat(copies(contours)).as("at least %d points", minPoints).isEqualTo(all);
+            assertThat(copies(buffers.externalContours(mask, minPoints))).as("external, at least %d", minPoints)
                     .isEqualTo(external);
             if (minPoints == 2) {
                 assertThat(buffers.contours(mask, true, 1)).hasSizeGreaterThan(all.size()); // the specks went
             }
+            // fitted the longest first, those of one length in the finder's order
+            int[] order = contours.longestFirst();
+            assertThat(order).as("each once").containsExactlyInAnyOrder(java.util.stream.IntStream.range(0,
+                    all.size()).toArray());
+            for (int k = 1; k < order.length; k++) {
+                int before = all.get(order[k - 1]).size();
+                int after = all.get(order[k]).size();
+                assertThat(before > after || before == after && order[k - 1] < order[k])
+                        .as("contour %d (%d points) before contour %d (%d points)", order[k - 1], before, order[k],
+                                after).isTrue();
+            }
         }
+    }
+
+    /** Each contour as read, copied before the next is read (a read overwrites the one before). */
+    private static List<List<Point2D_I32>> copies(CardFinder.Contours contours) {
+        List<List<Point2D_I32>> copies = new ArrayList<>();
+        for (int k = 0; k < contours.size(); k++) {
+            List<Point2D_I32> copy = new ArrayList<>();
+            contours.get(k).forEach(p -> copy.add(p.copy()));
+            copies.add(copy);
+        }
+        return copies;
     }
 
     @Test
