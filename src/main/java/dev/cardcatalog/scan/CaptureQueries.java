@@ -69,12 +69,18 @@ public record CaptureQueries(List<Integer> turns, byte[][] fingerprints) {
             throw new IllegalArgumentException("at least one turn is needed");
         }
         byte[][] queries = new byte[turns.size() * PER_TURN][];
+        int[][] turnedPixels = new int[2][]; // one array for the quarter turns, one for the half: reused between them
         for (int t = 0; t < turns.size(); t++) {
             int turn = TURNS.indexOf(turns.get(t));
             if (turn < 0 || t > 0 && turns.get(t) <= turns.get(t - 1)) {
                 throw new IllegalArgumentException("turns must be ascending values of " + TURNS + ": " + turns);
             }
-            RgbImage turned = turn == 0 ? upright : boxesOnly(upright, ORIENTATION_OF_TURN[turn]);
+            RgbImage turned = upright;
+            if (turn != 0) {
+                int[] pixels = turnedPixels[turn % 2];
+                turned = boxesOnly(upright, ORIENTATION_OF_TURN[turn], pixels);
+                turnedPixels[turn % 2] = turned.pixels();
+            }
             byte[][] offsets = ArtFingerprint.queries(turned);
             System.arraycopy(offsets, 0, queries, t * PER_TURN, PER_TURN);
         }
@@ -141,13 +147,15 @@ public record CaptureQueries(List<Integer> turns, byte[][] fingerprints) {
 
     /**
      * {@code image} turned by {@code orientation}, with only the pixels in the union of the six offsets' boxes
-     * ({@link #boxesRegion}) copied; the rest is black and is never read by {@link ArtFingerprint}.
+     * ({@link #boxesRegion}) copied, into {@code into} when it is given (an earlier turn of the same shape's pixels);
+     * the rest is never read by {@link ArtFingerprint}: black in a new array, the earlier turn's box in a reused one,
+     * which the same shape puts in the same place, so it is overwritten.
      */
-    private static RgbImage boxesOnly(RgbImage image, int orientation) {
+    private static RgbImage boxesOnly(RgbImage image, int orientation, int[] into) {
         int w = orientation >= 5 ? image.height() : image.width();
         int h = orientation >= 5 ? image.width() : image.height();
         int[] region = boxesRegion(w, h);
         return new RgbImage(w, h, ImageOrientation.turn(image, orientation, region[0], region[1], region[2],
-                region[3]));
+                region[3], into));
     }
 }

@@ -101,6 +101,16 @@ public final class ImageOrientation {
      * that region (the art box), so the rest is not copied.
      */
     static int[] turn(RgbImage image, int orientation, int fromX, int fromY, int toX, int toY) {
+        return turn(image, orientation, fromX, fromY, toX, toY, null);
+    }
+
+    /**
+     * As {@link #turn(RgbImage, int, int, int, int, int)}, written into {@code into} when it is given: its pixels
+     * outside the region are left as they were.
+     *
+     * @param into null (a new array), or an array of at least the image's pixels
+     */
+    static int[] turn(RgbImage image, int orientation, int fromX, int fromY, int toX, int toY, int[] into) {
         final int w = image.width();
         final int h = image.height();
         final int[] in = image.pixels();
@@ -121,7 +131,10 @@ public final class ImageOrientation {
             case 8 -> { base = w - 1; stepX = w; stepY = -1; }
             default -> throw new IllegalArgumentException("an EXIF orientation is 1 to 8, not " + orientation);
         }
-        final int[] out = new int[in.length];
+        final int[] out = into != null ? into : new int[in.length];
+        if (out.length < in.length) {
+            throw new IllegalArgumentException("an array of " + out.length + " pixels cannot hold " + in.length);
+        }
         for (int y = fromY; y < toY; y++) {
             int o = y * outW + fromX;
             for (int x = fromX, i = base + fromX * stepX + y * stepY; x < toX; x++, i += stepX) {

@@ -116,6 +116,17 @@ class ImageOrientationTest {
                 assertEquals(degrees, queries.turnOf(t * 6 + k));
             }
         }
+        // the quarter turns share one array, the second overwriting the first's boxes: a landscape capture's alone too
+        RgbImage landscape = rgb(ExifImages.turnedClockwise(image(capture), 90));
+        CaptureQueries sideways = CaptureQueries.of(landscape, List.of(90, 270));
+        for (int t = 0; t < 2; t++) {
+            byte[][] expected = ArtFingerprint.queries(rgb(ExifImages.turnedClockwise(image(landscape), 90 + 180 * t)));
+            for (int k = 0; k < 6; k++) {
+                assertArrayEquals(expected[k], sideways.fingerprints()[t * 6 + k], "sideways, turn " + t + ", offset " + k);
+            }
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> ImageOrientation.turn(capture, 6, 0, 0, 1, 1, new int[capture.pixels().length - 1]));
     }
 
     @Test
