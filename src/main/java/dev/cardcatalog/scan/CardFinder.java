@@ -956,11 +956,10 @@ public final class CardFinder {
         for (int k = 0; k < edge.length; k++) {
             edge[k] = variance[ring[k]];
         }
-        java.util.Arrays.sort(edge);
-        float flat = FLAT_DEVIATION * FLAT_DEVIATION;
-        if (edge[edge.length / 2] < 9 * flat) {
+        if (!busy(edge)) {
             return false;
         }
+        float flat = FLAT_DEVIATION * FLAT_DEVIATION;
         for (int i = 0; i < w * h; i++) {
             mask.data[i] = (byte) (variance[i] < flat ? 1 : 0);
         }
@@ -999,6 +998,14 @@ public final class CardFinder {
             edge[k] = windowVariance(sums, 1.0 / (Math.min(w, x + 3) - Math.max(0, x - 2)),
                     1.0 / (Math.min(h - 1, y + 2) - Math.max(0, y - 2) + 1));
         }
+        return busy(edge);
+    }
+
+    /**
+     * Whether a surface is busy from the colour variances along the photo's edge ({@code edge}, sorted here): their
+     * median at least that of a deviation three times {@value #FLAT_DEVIATION}.
+     */
+    private static boolean busy(float[] edge) {
         java.util.Arrays.sort(edge);
         return edge[edge.length / 2] >= 9 * FLAT_DEVIATION * FLAT_DEVIATION;
     }
