@@ -2,17 +2,33 @@ package dev.cardcatalog.testing;
 
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
-/** Waiting for jobs through the service's own API. */
+/**
+ * Waiting for jobs through the service's own API. The waits poll with the JDK's HTTP client and Jackson, not with
+ * REST Assured: a REST Assured request and its Groovy path expressions cost milliseconds of CPU, ten times a second
+ * for every wait, and the unit-test JVMs share two cores (docs/benchmarks.md, "Test suite").
+ */
 public final class Jobs {
 
     public static final Set<String> FINISHED = Set.of("succeeded", "skipped", "failed", "cancelled");
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private Jobs() {
     }
@@ -20,6 +36,32 @@ public final class Jobs {
     /** GET /api/jobs/{id}, as the viewer. */
     public static JsonPath get(String jobId) {
         return TestUsers.asViewer().get("/api/jobs/" + jobId).then().statusCode(200).extract().jsonPath();
+    }
+
+    /**
+     * GET /api/jobs/{id} as the viewer, where REST Assured sends its requests ({@link RestAssured#baseURI},
+     * {@link RestAssured#port}, {@link RestAssured#basePath}).
+     */
+    static HttpResponse<String> answer(String jobId) throws IOException, InterruptedException {
+        String base = RestAssured.baseURI + ":" + RestAssured.port
+                + (RestAssured.basePath.equals("/") ? "" : RestAssured.basePath);
+        return HTTP.send(HttpRequest.newBuilder(URI.create(base + "/api/jobs/" + jobId))
+                .header("Authorization", TestUsers.VIEWER_AUTHORIZATION).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The body of {@link #answer(String)}, a JSON object.
+     *
+     * @throws AssertionError when the answer is not 200
+     */
+    static String body(String jobId) throws IOException, InterruptedException {
+        HttpResponse<String> answer = answer(jobId);
+        if (answer.statusCode() != 200) {
+            throw new AssertionError("GET /api/jobs/" + jobId + " answered " + answer.statusCode() + ": "
+                    + answer.body());
+        }
+        return answer.body();
     }
 
     /** The longest any wait for a job lasts, however steadily it moves. */
@@ -36,20 +78,21 @@ public final class Jobs {
      *     {@code atMost}
      */
     public static JsonPath awaitState(String jobId, Duration atMost, Set<String> states) {
-        JsonPath[] last = new JsonPath[1];
+        String[] last = new String[1];
         String[] seen = new String[1];
         long[] movedAt = {System.nanoTime()};
         await().atMost(CEILING).pollInterval(Duration.ofMillis(100)).until(() -> {
-            last[0] = get(jobId);
-            String state = last[0].getString("state");
+            last[0] = body(jobId);
+            JsonNode job = JSON.readTree(last[0]);
+            String state = job.path("state").asText(null);
             if (states.contains(state)) {
                 return true;
             }
             if (FINISHED.contains(state)) {
                 throw new AssertionError("job " + jobId + " ended " + state + ", not in " + states + ": "
-                        + progress(last[0]));
+                        + progress(job));
             }
-            String now = progress(last[0]);
+            String now = progress(job);
             if (!now.equals(seen[0])) {
                 seen[0] = now;
                 movedAt[0] = System.nanoTime();
@@ -59,7 +102,7 @@ public final class Jobs {
             }
             return false;
         });
-        return last[0];
+        return new JsonPath(last[0]);
     }
 
     /**
@@ -112,6 +155,18 @@ public final class Jobs {
                 + " ORDER BY j.id, r.attempt), '') FROM job j LEFT JOIN job_run r ON r.job_id = j.id"));
     }
 
+    /** As {@link #progress(JsonPath)}, of a job read by Jackson. */
+    static String progress(JsonNode job) {
+        StringBuilder text = new StringBuilder(job.path("state").asText("null"));
+        for (JsonNode run : job.path("runs")) {
+            text.append(" | run ").append(run.path("attempt")).append(' ').append(run.path("status").asText("null"))
+                    .append(' ').append(run.path("stage").asText("null")).append(' ').append(run.path("done"))
+                    .append(' ').append(run.path("counts")).append(' ')
+                    .append(run.path("progressed_at").asText("null"));
+        }
+        return text.toString();
+    }
+
     /** What moves while a job works: its state, and each run's status, stage, count and progress time. */
     public static String progress(JsonPath job) {
         StringBuilder text = new StringBuilder(String.valueOf(job.getString("state")));
@@ -129,8 +184,7 @@ public final class Jobs {
      * is in one of {@code states}: the job answers 404 until the command has been consumed.
      */
     public static JsonPath awaitCommandState(String jobId, Duration atMost, Set<String> states) {
-        await().atMost(atMost).pollInterval(Duration.ofMillis(100))
-                .until(() -> TestUsers.asViewer().get("/api/jobs/" + jobId).statusCode() == 200);
+        await().atMost(atMost).pollInterval(Duration.ofMillis(100)).until(() -> answer(jobId).statusCode() == 200);
         return awaitState(jobId, atMost, states);
     }
 

@@ -20,6 +20,10 @@ public final class TestUsers {
     public static final String OPERATOR_AUTHORIZATION = "Basic " + java.util.Base64.getEncoder().encodeToString(
             (OPERATOR + ":" + OPERATOR_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
+    /** The viewer's {@code Authorization} header value (HTTP Basic), for plain HTTP clients. */
+    public static final String VIEWER_AUTHORIZATION = "Basic " + java.util.Base64.getEncoder().encodeToString(
+            (VIEWER + ":" + VIEWER_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
     private TestUsers() {
     }
 
