@@ -178,22 +178,33 @@ public final class CaptureSimulator {
             int base = y * width;
             for (int x = 0; x < width; x++) {
                 double acc = 0;
-                for (int i = -radius; i <= radius; i++) {
-                    int xx = Math.min(width - 1, Math.max(0, x + i));
-                    acc += plane[base + xx] * kernel[i + radius];
+                if (x >= radius && x < width - radius) { // no clamping inside: the same sums, in the same order
+                    int from = base + x - radius;
+                    for (int i = 0; i < kernel.length; i++) {
+                        acc += plane[from + i] * kernel[i];
+                    }
+                } else {
+                    for (int i = -radius; i <= radius; i++) {
+                        int xx = Math.min(width - 1, Math.max(0, x + i));
+                        acc += plane[base + xx] * kernel[i + radius];
+                    }
                 }
                 tmp[base + x] = acc;
             }
         }
+        // Down the columns a row at a time: each pixel's sum still adds its terms from the top down, so the result is
+        // the same to the bit as a column's loop, without striding through the plane.
+        double[] row = new double[width];
         for (int y = 0; y < height; y++) {
-            for (int x = 0; x < width; x++) {
-                double acc = 0;
-                for (int i = -radius; i <= radius; i++) {
-                    int yy = Math.min(height - 1, Math.max(0, y + i));
-                    acc += tmp[yy * width + x] * kernel[i + radius];
+            java.util.Arrays.fill(row, 0);
+            for (int i = -radius; i <= radius; i++) {
+                int from = Math.min(height - 1, Math.max(0, y + i)) * width;
+                double k = kernel[i + radius];
+                for (int x = 0; x < width; x++) {
+                    row[x] += tmp[from + x] * k;
                 }
-                plane[y * width + x] = acc;
             }
+            System.arraycopy(row, 0, plane, y * width, width);
         }
     }
 }
