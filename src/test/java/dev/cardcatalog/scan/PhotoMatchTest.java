@@ -68,7 +68,7 @@ class PhotoMatchTest {
                         .isEqualTo(answer.getList("cards[0].matches.illustration_id"));
                 assertThat(answer.getString("matches[0].printings[0].id")).as(says)
                         .isEqualTo(cardOfArtwork.get(artwork).cardId());
-                assertCornersNear(answer, 0, photo.cards().get(0), photo.width(), says);
+                assertCornersNear(corners(answer)[0], photo.cards().get(0), photo.width(), says);
             }
         }
     }
@@ -84,11 +84,12 @@ class PhotoMatchTest {
         PhotoSimulator.Photo photo = PhotoSimulator.binderPage(seeds, 7, CaptureSimulator.Severity.REALISTIC, 0, 0);
         JsonPath answer = match(photo.jpeg());
         assertThat(answer.getList("cards")).hasSize(9);
+        double[][][] corners = corners(answer);
         for (int c = 0; c < 9; c++) {
             PhotoSimulator.Placed card = photo.cards().get(c);
-            int found = nearestCard(answer, card);
+            int found = nearestCard(corners, card);
             String says = "card " + c + " of the page";
-            assertCornersNear(answer, found, card, photo.width(), says);
+            assertCornersNear(corners[found], card, photo.width(), says);
             assertThat(answer.getString("cards[" + found + "].status")).as(says).isEqualTo("confident");
             assertThat(answer.getString("cards[" + found + "].matches[0].illustration_id")).as(says)
                     .isEqualTo(page.get(c));
@@ -98,11 +99,11 @@ class PhotoMatchTest {
         // each card's first corner ("cards.corners[0].y" would be the first card's four corners)
         List<Float> ys = answer.getList("cards.collect { it.corners[0].y }", Float.class);
         for (int c = 1; c < 9; c++) {
-            double previous = centre(answer, c - 1, "y");
-            double here = centre(answer, c, "y");
+            double previous = centre(corners[c - 1], 1);
+            double here = centre(corners[c], 1);
             if (here - previous < 50) { // the same row
-                assertThat(centre(answer, c, "x")).as("card %d after card %d in its row", c, c - 1)
-                        .isGreaterThan(centre(answer, c - 1, "x"));
+                assertThat(centre(corners[c], 0)).as("card %d after card %d in its row", c, c - 1)
+                        .isGreaterThan(centre(corners[c - 1], 0));
             }
         }
         assertThat(ys).hasSize(9);
@@ -127,15 +128,34 @@ class PhotoMatchTest {
         assertThat(answer.getList("cards.matches.confident").toString()).as(says).doesNotContain("true");
     }
 
-    private static double centre(JsonPath answer, int card, String axis) {
+    /**
+     * Every found card's four corners, {@code [card][corner][0 for x, 1 for y]}, in the photo's pixels: read from
+     * the answer with one path expression (each distinct expression is a Groovy script compiled anew).
+     */
+    private static double[][][] corners(JsonPath answer) {
+        List<List<Map<String, Number>>> cards = answer.getList("cards.corners");
+        double[][][] corners = new double[cards.size()][][];
+        for (int c = 0; c < corners.length; c++) {
+            assertThat(cards.get(c)).as("card %d's corners", c).hasSize(4);
+            corners[c] = new double[4][];
+            for (int k = 0; k < 4; k++) {
+                Map<String, Number> corner = cards.get(c).get(k);
+                corners[c][k] = new double[] {corner.get("x").doubleValue(), corner.get("y").doubleValue()};
+            }
+        }
+        return corners;
+    }
+
+    /** The mean of a card's four corners along {@code axis} (0 for x, 1 for y). */
+    private static double centre(double[][] corners, int axis) {
         double sum = 0;
-        for (int k = 0; k < 4; k++) {
-            sum += answer.getDouble("cards[" + card + "].corners[" + k + "]." + axis);
+        for (double[] corner : corners) {
+            sum += corner[axis];
         }
         return sum / 4;
     }
 
-    private static int nearestCard(JsonPath answer, PhotoSimulator.Placed card) {
+    private static int nearestCard(double[][][] corners, PhotoSimulator.Placed card) {
         double cx = 0;
         double cy = 0;
         for (double[] corner : card.corners()) {
@@ -144,9 +164,8 @@ class PhotoMatchTest {
         }
         int best = -1;
         double bestDistance = Double.MAX_VALUE;
-        int n = answer.getList("cards").size();
-        for (int c = 0; c < n; c++) {
-            double d = Math.hypot(centre(answer, c, "x") - cx, centre(answer, c, "y") - cy);
+        for (int c = 0; c < corners.length; c++) {
+            double d = Math.hypot(centre(corners[c], 0) - cx, centre(corners[c], 1) - cy);
             if (d < bestDistance) {
                 bestDistance = d;
                 best = c;
@@ -155,12 +174,11 @@ class PhotoMatchTest {
         return best;
     }
 
-    /** The answer's corners of card {@code c}, in order, within 2 % of the photo's width of the true ones. */
-    private static void assertCornersNear(JsonPath answer, int c, PhotoSimulator.Placed truth, int width,
-            String says) {
+    /** A found card's corners (of {@link #corners}), in order, within 2 % of the photo's width of the true ones. */
+    private static void assertCornersNear(double[][] corners, PhotoSimulator.Placed truth, int width, String says) {
         for (int k = 0; k < 4; k++) {
-            double x = answer.getDouble("cards[" + c + "].corners[" + k + "].x");
-            double y = answer.getDouble("cards[" + c + "].corners[" + k + "].y");
+            double x = corners[k][0];
+            double y = corners[k][1];
             double off = Math.hypot(x - truth.corners()[k][0], y - truth.corners()[k][1]);
             assertThat(off).as("%s: corner %d at (%.1f, %.1f), truly (%.1f, %.1f)", says, k, x, y,
                     truth.corners()[k][0], truth.corners()[k][1]).isLessThanOrEqualTo(0.02 * width);

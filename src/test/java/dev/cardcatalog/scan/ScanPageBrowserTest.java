@@ -415,10 +415,12 @@ class ScanPageBrowserTest {
                 .isEqualTo(List.of(d.get(0), d.get(1), d.get(2), d.get(3)));
         double scale = d.get(2).doubleValue() / d.get(4).doubleValue();
         List<List<List<Number>>> drawn = outlines();
+        // one path expression for all the corners: each distinct expression is a Groovy script compiled anew
+        List<List<Map<String, Number>>> corners = answer.getList("cards.corners");
         for (int c = 0; c < drawn.size(); c++) {
             for (int k = 0; k < 4; k++) {
-                double x = d.get(0).doubleValue() + answer.getDouble("cards[" + c + "].corners[" + k + "].x") * scale;
-                double y = d.get(1).doubleValue() + answer.getDouble("cards[" + c + "].corners[" + k + "].y") * scale;
+                double x = d.get(0).doubleValue() + corners.get(c).get(k).get("x").doubleValue() * scale;
+                double y = d.get(1).doubleValue() + corners.get(c).get(k).get("y").doubleValue() * scale;
                 assertThat(Math.hypot(drawn.get(c).get(k).get(0).doubleValue() - x,
                         drawn.get(c).get(k).get(1).doubleValue() - y)).as("card %d, corner %d", c, k)
                         .isLessThan(1.0);
