@@ -71,18 +71,72 @@ public final class ServiceProcess implements AutoCloseable {
      * {@code config} sets {@code quarkus.management.port}, the management interface gets a free port of its own,
      * so that several instances run side by side.
      *
+     * <p>A free port is one nothing listened on a moment before the service binds it: another process (another test
+     * JVM's service, a client's ephemeral port) can take it meanwhile. A start that fails that way, with ports chosen
+     * here, is tried again on other free ports, up to {@value #PORT_ATTEMPTS} times; a port the caller names is not.
+     *
      * @param port the HTTP port, 0 for a free one
      * @param jvmOptions e.g. {@code -Xmx256m}
      * @param config Quarkus and card-catalog properties, passed as system properties
      * @param environment environment variables added to this process's, as a Kubernetes Secret supplies them (the
      *                    users' passwords: not on the command line)
      * @param log where the service's output goes; null to inherit this process's
+     * @throws IllegalStateException when the service exits before it is ready, or its start stands still for
+     *     {@code readyWithin}
      */
     public static ServiceProcess start(int port, List<String> jvmOptions, Map<String, String> config,
             Map<String, String> environment, Path log, Duration readyWithin) {
-        int httpPort = port > 0 ? port : freePort();
-        int managementPort = config.containsKey("quarkus.management.port")
-                ? Integer.parseInt(config.get("quarkus.management.port")) : freePort();
+        for (int attempt = 1; ; attempt++) {
+            int httpPort = port > 0 ? port : freePort();
+            int managementPort = config.containsKey("quarkus.management.port")
+                    ? Integer.parseInt(config.get("quarkus.management.port")) : freePort();
+            long logged = sizeOf(log);
+            try {
+                return startOnce(httpPort, managementPort, jvmOptions, config, environment, log, readyWithin);
+            } catch (IllegalStateException e) {
+                Integer taken = portTaken(log, logged);
+                boolean chosenHere = taken != null && (taken == httpPort && port == 0
+                        || taken == managementPort && !config.containsKey("quarkus.management.port"));
+                if (!chosenHere || attempt == PORT_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** How many times {@link #start} tries free ports when one was taken before the service bound it. */
+    private static final int PORT_ATTEMPTS = 5;
+
+    /**
+     * The port the service's log, after {@code from} bytes, says was in use when it started (Quarkus's words: "Port
+     * N seems to be in use by another process"), or null when it says none was.
+     */
+    static Integer portTaken(Path log, long from) {
+        if (log == null) {
+            return null;
+        }
+        try {
+            byte[] all = Files.readAllBytes(log);
+            int start = (int) Math.min(from, all.length);
+            String added = new String(all, start, all.length - start, java.nio.charset.StandardCharsets.UTF_8);
+            java.util.regex.Matcher said = java.util.regex.Pattern
+                    .compile("Port (\\d+) seems to be in use by another process").matcher(added);
+            return said.find() ? Integer.valueOf(said.group(1)) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static long sizeOf(Path log) {
+        try {
+            return log != null && Files.exists(log) ? Files.size(log) : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static ServiceProcess startOnce(int httpPort, int managementPort, List<String> jvmOptions,
+            Map<String, String> config, Map<String, String> environment, Path log, Duration readyWithin) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);

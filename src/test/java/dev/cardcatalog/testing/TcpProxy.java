@@ -31,10 +31,21 @@ public final class TcpProxy implements AutoCloseable {
         this.port = port;
     }
 
-    /** A proxy to {@code targetHost:targetPort} on a free local port, listening. */
+    /**
+     * A proxy to {@code targetHost:targetPort} on a free local port, listening: the port is the one the system gives
+     * its first listener, so no other process can take it between choosing and binding.
+     */
     public static TcpProxy start(String targetHost, int targetPort) {
-        TcpProxy proxy = new TcpProxy(targetHost, targetPort, ServiceProcess.freePort());
-        proxy.restore();
+        ServerSocket first;
+        try {
+            first = new ServerSocket();
+            first.setReuseAddress(true);
+            first.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not listen on a free port", e);
+        }
+        TcpProxy proxy = new TcpProxy(targetHost, targetPort, first.getLocalPort());
+        proxy.listen(first);
         return proxy;
     }
 
@@ -60,13 +71,17 @@ public final class TcpProxy implements AutoCloseable {
             ServerSocket socket = new ServerSocket();
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            listener = socket;
-            Thread accepting = new Thread(() -> accept(socket), "tcp-proxy-" + port);
-            accepting.setDaemon(true);
-            accepting.start();
+            listen(socket);
         } catch (IOException e) {
             throw new UncheckedIOException("could not listen on " + port, e);
         }
+    }
+
+    private synchronized void listen(ServerSocket socket) {
+        listener = socket;
+        Thread accepting = new Thread(() -> accept(socket), "tcp-proxy-" + port);
+        accepting.setDaemon(true);
+        accepting.start();
     }
 
     private void accept(ServerSocket socket) {
