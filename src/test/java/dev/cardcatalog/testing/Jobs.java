@@ -155,6 +155,15 @@ public final class Jobs {
                 + " ORDER BY j.id, r.attempt), '') FROM job j LEFT JOIN job_run r ON r.job_id = j.id"));
     }
 
+    /** What moves while a job works: its state, and each run's status, stage, count and progress time. */
+    public static String progress(JsonPath job) {
+        try {
+            return progress(JSON.readTree(job.prettify()));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** As {@link #progress(JsonPath)}, of a job read by Jackson. */
     static String progress(JsonNode job) {
         StringBuilder text = new StringBuilder(job.path("state").asText("null"));
@@ -163,18 +172,6 @@ public final class Jobs {
                     .append(' ').append(run.path("stage").asText("null")).append(' ').append(run.path("done"))
                     .append(' ').append(run.path("counts")).append(' ')
                     .append(run.path("progressed_at").asText("null"));
-        }
-        return text.toString();
-    }
-
-    /** What moves while a job works: its state, and each run's status, stage, count and progress time. */
-    public static String progress(JsonPath job) {
-        StringBuilder text = new StringBuilder(String.valueOf(job.getString("state")));
-        List<java.util.Map<String, Object>> runs = job.getList("runs");
-        for (java.util.Map<String, Object> run : runs == null ? List.<java.util.Map<String, Object>>of() : runs) {
-            text.append(" | run ").append(run.get("attempt")).append(' ').append(run.get("status"))
-                    .append(' ').append(run.get("stage")).append(' ').append(run.get("done"))
-                    .append(' ').append(run.get("counts")).append(' ').append(run.get("progressed_at"));
         }
         return text.toString();
     }

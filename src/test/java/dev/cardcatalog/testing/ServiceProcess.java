@@ -127,6 +127,7 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** The length of {@code log}, or 0 when there is none (null, not yet written, or unreadable). */
     private static long sizeOf(Path log) {
         try {
             return log != null && Files.exists(log) ? Files.size(log) : 0;
@@ -199,11 +200,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** The length of the service's log file, or 0 when it has none. */
     private long logSize() {
-        try {
-            return log == null ? 0 : Files.size(log);
-        } catch (IOException e) {
-            return 0;
-        }
+        return sizeOf(log);
     }
 
     /** The HTTP status of a GET of {@code path} on the HTTP port, or -1 when nothing answers. */
