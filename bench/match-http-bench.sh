@@ -112,7 +112,7 @@ print("cards", len(a["cards"]), "confident-and-on-the-page", len(got & want))' "
   SERVICE_BEFORE=$(cpu_ticks "$SERVICE_PID")
   MACHINE_BEFORE=$(machine_ticks)
   /usr/bin/time -f '%U %S' -o "$DIR/ab-$photo.cpu" \
-    ab -q -c "$CONCURRENCY" -t "$SECONDS_PER_PHOTO" -n 1000000 -T image/jpeg -p "$FILE" \
+    ab -q -c "$CONCURRENCY" -t "$SECONDS_PER_PHOTO" -n 1000000 -g "$DIR/ab-$photo.tsv" -T image/jpeg -p "$FILE" \
     "$BASE/api/art-index/matches" > "$DIR/ab-$photo.txt" 2>&1
   SERVICE_CPU=$(( $(cpu_ticks "$SERVICE_PID") - SERVICE_BEFORE ))
   MACHINE_CPU=$(( $(machine_ticks) - MACHINE_BEFORE ))

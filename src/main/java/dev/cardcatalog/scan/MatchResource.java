@@ -12,14 +12,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -213,17 +213,19 @@ public class MatchResource {
             + "order, each with its corners, its status and its nearest artworks, nearest first.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = MatchesView.class)))
-    public Uni<MatchesView> match(@RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB "
-            + "(20,971,520 bytes, `quarkus.http.limits.max-body-size`), received whole within 10 s "
-            + "(`card-catalog.art.upload-timeout`).", required = true, content = {
+    @RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB (20,971,520 bytes, "
+            + "`quarkus.http.limits.max-body-size`), received whole within 10 s (`card-catalog.art.upload-timeout`).",
+            required = true, content = {
                 @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary",
                         maxLength = MAX_BODY_BYTES)),
                 @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary",
                         maxLength = MAX_BODY_BYTES)),
                 @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM, schema = @Schema(type = SchemaType.STRING,
-                        format = "binary", maxLength = MAX_BODY_BYTES))}) InputStream body) {
+                        format = "binary", maxLength = MAX_BODY_BYTES))})
+    // the body is MatchUploads' (received whole, copied once); a body parameter would have Quarkus REST copy it
+    public Uni<MatchesView> match(@Context RoutingContext request) {
         try {
-            byte[] upload = received(body);
+            byte[] upload = received(request);
             UploadCost cost = admission.admit(upload);
             return Uni.createFrom().item(limit.run(cost.expensive(), () -> {
                 try (DecodeMemory.Reservation reserved = memory.reserve(cost.memoryBytes())) {
@@ -249,15 +251,9 @@ public class MatchResource {
                 .onItem().transformToUni(paused -> Uni.createFrom().failure(e));
     }
 
-    /** The upload, already in memory ({@link MatchUploads}); 400 when it is empty. */
-    private static byte[] received(InputStream upload) {
-        byte[] body;
-        try {
-            // one byte over the limit is enough for the decoder to refuse the body as too large
-            body = upload.readNBytes(MAX_BODY_BYTES + 1);
-        } catch (IOException e) {
-            throw ProblemException.badRequest("body", "The photo could not be read to its end.");
-        }
+    /** The upload, already in memory ({@link MatchUploads#body}); 400 when it is empty. */
+    private static byte[] received(RoutingContext request) {
+        byte[] body = MatchUploads.body(request);
         if (body.length == 0) {
             throw ProblemException.badRequest("body",
                     "The body is empty (0 bytes): send a JPEG or PNG photo of a card as the request body.");

@@ -153,6 +153,55 @@ class MatchUploadsTest {
     }
 
     /**
+     * A photo sent chunked is received whole, whatever its chunks: in pieces of 7 bytes, of 1,000, of exactly the
+     * first array {@link MatchUploads} gives a body without a length (64 KiB), and in one, the same answer as the
+     * photo sent with its length. The photo is a PNG several times that first array, so the body outgrows it more
+     * than once and is cut to its length at the end.
+     */
+    @Test
+    void aPhotoSentChunkedInPiecesOfAnySizeIsMatchedAsWithItsLength() throws Exception {
+        int seed = 5;
+        byte[] photo = dev.cardcatalog.testing.TestImageFiles.png(CardArtGenerator.card(seed).render(438, 612, 1));
+        assertThat(photo.length).isGreaterThan(3 * 64 * 1024);
+        String withLength = match(photo).then().statusCode(200).extract().asString();
+        JsonPath answer = new JsonPath(withLength);
+        assertThat(answer.getString("matches[0].illustration_id")).isEqualTo(artworkId(seed).toString());
+        assertThat(answer.getBoolean("matches[0].confident")).isTrue();
+
+        for (int piece : new int[] {7, 1000, 64 * 1024, photo.length}) {
+            java.net.HttpURLConnection chunked = chunkedPost(photo, piece, "image/png");
+            assertThat(chunked.getResponseCode()).as("pieces of %d bytes", piece).isEqualTo(200);
+            try (InputStream in = chunked.getInputStream()) {
+                assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).as("pieces of %d bytes", piece)
+                        .isEqualTo(withLength);
+            }
+        }
+    }
+
+    /**
+     * A body sent chunked reaches the decoder as exactly its bytes, however it grew: bodies that are not images,
+     * of 0 bytes, of one byte past the first array (64 KiB) and of an odd length several times it, each in pieces
+     * of 7 bytes, of 1,000 and of 64 KiB, are refused naming their own length.
+     */
+    @Test
+    void aBodySentChunkedIsReceivedAsExactlyItsBytes() throws Exception {
+        for (int length : new int[] {0, 64 * 1024 + 1, 200_003}) {
+            byte[] text = new byte[length];
+            Arrays.fill(text, (byte) 'x');
+            for (int piece : new int[] {7, 1000, 64 * 1024}) {
+                java.net.HttpURLConnection chunked = chunkedPost(text, piece, "image/jpeg");
+                assertThat(chunked.getResponseCode()).as("%d bytes in pieces of %d", length, piece).isEqualTo(400);
+                try (InputStream in = chunked.getErrorStream()) {
+                    String detail = new JsonPath(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                            .getString("detail");
+                    assertThat(detail).as("%d bytes in pieces of %d", length, piece)
+                            .contains(length == 0 ? "The body is empty (0 bytes)" : ", " + length + " bytes");
+                }
+            }
+        }
+    }
+
+    /**
      * A client that asks for HTTP/2 over cleartext (the JDK's client does by default: an {@code Upgrade: h2c} on its
      * first request) is answered in HTTP/1.1 and its photo matched. The service does not speak h2c (RFC 9113 §3.1
      * deprecates that upgrade; {@code quarkus.http.http2=false}): with it on, every match on an upgraded connection
@@ -254,6 +303,20 @@ class MatchUploadsTest {
             received.write(buffer, 0, n);
         }
         return received.toString(StandardCharsets.UTF_8);
+    }
+
+    /** {@code body} posted to the match endpoint chunked, in pieces of {@code piece} bytes; the answer not read. */
+    private java.net.HttpURLConnection chunkedPost(byte[] body, int piece, String type) throws IOException {
+        java.net.HttpURLConnection post = (java.net.HttpURLConnection) new URL(http, "/api/art-index/matches")
+                .openConnection();
+        post.setRequestMethod("POST");
+        post.setRequestProperty("Content-Type", type);
+        post.setDoOutput(true);
+        post.setChunkedStreamingMode(piece);
+        try (OutputStream out = post.getOutputStream()) {
+            out.write(body);
+        }
+        return post;
     }
 
     static Response match(byte[] photo) {
