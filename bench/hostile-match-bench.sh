@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Hostile uploads (docs/benchmarks.md, "Hostile uploads (issue 23)"): the packaged service as the Deployment runs it
-# (-Xmx256m -XX:+UseSerialGC), embedded PostgreSQL and Kafka, the Scryfall stand-in serving the bundled sample, and
-# over HTTP: (1) the issue's scan flood alone on the idle service; (2) HOSTILE clients sending the hostile corpus back
-# to back beside NORMAL clients matching guide crops back to back, for SECONDS, default configuration: the normal
-# matches' p50/p99 and the hostile answers' times; (3) the heaviest upload the limits admit from HOSTILE clients
-# beside NORMAL guide crops while a refresh of CARDS generated cards and the art build it starts run, with the
-# uploads' memory budget the bound (expensive-match-concurrency=2): the service's peak RSS. Phase 2b is issue 23's
+# (-Xmx256m -XX:+UseSerialGC -XX:SurvivorRatio=4 -XX:TargetSurvivorRatio=90), embedded PostgreSQL and Kafka, the
+# Scryfall stand-in serving the bundled sample, and over HTTP: (1) the issue's scan flood alone on the idle
+# service; (2) HOSTILE clients sending the hostile corpus back to back beside NORMAL clients matching guide crops
+# back to back, for SECONDS, default configuration: the normal matches' p50/p99 and the hostile answers' times;
+# (3) the heaviest upload the limits admit from HOSTILE clients beside NORMAL guide crops while a refresh of CARDS
+# generated cards and the art build it starts run, with the uploads' memory budget the bound
+# (expensive-match-concurrency=2): the service's peak RSS. Phase 2b is issue 23's
 # item 5 as a benchmark: HOSTILE clients sending the corpus beside one normal client matching once a second.
 #
 #   bench/hostile-match-bench.sh [--seconds 60] [--hostile 8] [--normal 8] [--cards 110000] [--phases 1,2,2b,3]

@@ -7,9 +7,11 @@
 # sample's cards (bench/MatchPhotos.java). Prints requests/s, p50, p99 and failures per photo, and checks the first
 # match of each single-card photo is the card's artwork, confident, and that the binder page names its nine, all
 # confident. For each photo also the CPU time a request costs: the service's process, ab's, and the whole machine's.
+# Each request's own times are kept in target/match-http-bench/ab-<photo>.tsv (ab's -g: the second it started,
+# its total ms in the 5th column), to see where in the run the slow ones were (beside a collector's log, say).
 #
 #   bench/match-http-bench.sh [--seconds 60] [--concurrency 8] [--port 18642] [--scaled true|false]
-#                             [--jvm-options "-Xmx256m -XX:+UseSerialGC"]
+#                             [--jvm-options "-Xmx256m -XX:+UseSerialGC -XX:SurvivorRatio=4 -XX:TargetSurvivorRatio=90"]
 #                             [--photos "small 1024 12mp 12mp-card 12mp-binder"]
 #
 # --scaled false sets card-catalog.art.upload-scaled-decoding=false: every upload decoded by ImageIO, as before the
@@ -22,7 +24,7 @@ SECONDS_PER_PHOTO=60
 CONCURRENCY=8
 PORT=18642
 SCALED=true
-JVM_OPTIONS="-Xmx256m -XX:+UseSerialGC"
+JVM_OPTIONS="-Xmx256m -XX:+UseSerialGC -XX:SurvivorRatio=4 -XX:TargetSurvivorRatio=90"
 PHOTOS="small 1024 12mp 12mp-card 12mp-binder"
 while [ $# -gt 0 ]; do
   case "$1" in

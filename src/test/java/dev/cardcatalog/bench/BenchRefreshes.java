@@ -31,11 +31,12 @@ final class BenchRefreshes {
 
     /**
      * The service's JVM options in the benchmarks, as deploy/base/deployment.yaml runs it: the heap cap, e.g.
-     * {@code 256m}, and the serial collector, which the JVM picks on its own in that container (2 CPUs, 768 MiB:
-     * not a "server-class machine") and the deployment names so that it does not depend on the limits.
+     * {@code 256m}, the serial collector, which the JVM picks on its own in that container (2 CPUs, 768 MiB:
+     * not a "server-class machine") and the deployment names so that it does not depend on the limits, and its
+     * survivor spaces (ManifestsTest holds these to the Deployment's).
      */
     static List<String> serviceJvm(String heap) {
-        return List.of("-Xmx" + heap, "-XX:+UseSerialGC");
+        return List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:SurvivorRatio=4", "-XX:TargetSurvivorRatio=90");
     }
 
     /** {@code POST /api/refreshes} (manual); the new job's path, {@code /api/jobs/<id>}; fails unless 202. */

@@ -35,8 +35,8 @@ import java.util.regex.Pattern;
 
 /**
  * Issue 23's benchmark (docs/benchmarks.md, "Hostile uploads"), against the packaged service run as the Deployment
- * runs it ({@code -Xmx256m -XX:+UseSerialGC}), over HTTP, with embedded PostgreSQL and Kafka and the Scryfall
- * stand-in serving the bundled sample:
+ * runs it ({@code -Xmx256m -XX:+UseSerialGC} and its survivor spaces: {@link BenchRefreshes#serviceJvm}), over
+ * HTTP, with embedded PostgreSQL and Kafka and the Scryfall stand-in serving the bundled sample:
  * <ol>
  *   <li><b>the issue's scan flood alone</b>: the answer time of the 759 KB-class file (20,000 scans) on the idle
  *       service, 20 times;</li>

@@ -52,7 +52,7 @@ class HostileUploadsIT {
                     // HostileUploadsTest at 100 ms); the hostile files still hold an expensive turn at most this long
                     "card-catalog.art.upload-deadline", "15s"), Map.of("MALLOC_ARENA_MAX", "2"),
                     // the Deployment's heap, collector and malloc arenas (deploy/base/deployment.yaml)
-                    List.of("-Xmx256m", "-XX:+UseSerialGC"));
+                    List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:SurvivorRatio=4", "-XX:TargetSurvivorRatio=90"));
             instances.awaitConsumers();
             succeed(service, post(service, "/api/refreshes"));
             succeed(service, post(service, "/api/art-builds"));

@@ -219,6 +219,14 @@ class ManifestsTest {
         // arena per thread (the hostile mix grew the process past the memory limit without it)
         assertThat(value(env(container).get("MALLOC_ARENA_MAX"))).isEqualTo("2");
         assertThat(Files.readString(Path.of("src/main/docker/Dockerfile.jvm"))).contains("ENV MALLOC_ARENA_MAX=2");
+        // the heap, the collector and its survivor spaces as measured (docs/benchmarks.md, issue 24), and the match
+        // benchmark runs the service with them
+        assertThat(List.of(options.split("\\s+"))).contains("-Xmx256m", "-XX:+UseSerialGC", "-XX:SurvivorRatio=4",
+                "-XX:TargetSurvivorRatio=90");
+        Matcher bench = Pattern.compile("(?m)^JVM_OPTIONS=\"([^\"]*)\"")
+                .matcher(Files.readString(Path.of("bench/match-http-bench.sh")));
+        assertThat(bench.find()).as("bench/match-http-bench.sh's default JVM options").isTrue();
+        assertThat(List.of(options.split("\\s+"))).containsAll(List.of(bench.group(1).split("\\s+")));
     }
 
     @Test
