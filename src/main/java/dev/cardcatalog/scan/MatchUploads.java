@@ -173,7 +173,7 @@ public class MatchUploads {
                 growing[0] += chunk.length();
             }
             if (length + chunk.length() > body.length) {
-                // within maxBodyBytes (checked above), so at most twice it: no int overflow for any body limit
+                // doubled, up to maxBodyBytes: the check above holds the body within it
                 body = Arrays.copyOf(body, (int) Math.min(maxBodyBytes, Math.max(2L * body.length,
                         length + (long) chunk.length())));
             }
@@ -228,7 +228,7 @@ public class MatchUploads {
      * @throws IllegalStateException when the request is not an upload this class received: not a {@code POST} to
      *                               {@value #PATH}, or read before it ended
      */
-    public static byte[] body(RoutingContext ctx) {
+    static byte[] body(RoutingContext ctx) {
         byte[] body = ctx.get(BODY);
         if (body == null) {
             throw new IllegalStateException("no upload was received for " + ctx.request().method() + " "
