@@ -1,5 +1,6 @@
 package dev.cardcatalog.bench;
 
+import dev.cardcatalog.testing.DeployedJvm;
 import dev.cardcatalog.testing.EmbeddedKafkaBroker;
 import dev.cardcatalog.testing.EmbeddedPostgresServer;
 import dev.cardcatalog.testing.ServiceProcess;
@@ -29,14 +30,9 @@ final class BenchRefreshes {
     private BenchRefreshes() {
     }
 
-    /**
-     * The service's JVM options in the benchmarks, as deploy/base/deployment.yaml runs it: the heap cap, e.g.
-     * {@code 256m}, the serial collector, which the JVM picks on its own in that container (2 CPUs, 768 MiB:
-     * not a "server-class machine") and the deployment names so that it does not depend on the limits, and its
-     * survivor spaces (ManifestsTest holds these to the Deployment's).
-     */
+    /** The service's JVM options in the benchmarks: the Deployment's ({@link DeployedJvm}), the heap cap e.g. 256m. */
     static List<String> serviceJvm(String heap) {
-        return List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:SurvivorRatio=4", "-XX:TargetSurvivorRatio=90");
+        return DeployedJvm.options(heap);
     }
 
     /** {@code POST /api/refreshes} (manual); the new job's path, {@code /api/jobs/<id>}; fails unless 202. */

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.DeployedJvm;
 import dev.cardcatalog.testing.HostileImages;
 import dev.cardcatalog.testing.HostileLoad;
 import dev.cardcatalog.testing.ScryfallStandIn;
@@ -52,7 +53,7 @@ class HostileUploadsIT {
                     // HostileUploadsTest at 100 ms); the hostile files still hold an expensive turn at most this long
                     "card-catalog.art.upload-deadline", "15s"), Map.of("MALLOC_ARENA_MAX", "2"),
                     // the Deployment's heap, collector and malloc arenas (deploy/base/deployment.yaml)
-                    List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:SurvivorRatio=4", "-XX:TargetSurvivorRatio=90"));
+                    DeployedJvm.options(DeployedJvm.HEAP));
             instances.awaitConsumers();
             succeed(service, post(service, "/api/refreshes"));
             succeed(service, post(service, "/api/art-builds"));
