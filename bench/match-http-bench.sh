@@ -48,42 +48,23 @@ rm -rf "$DIR/local"
 mkdir -p "$DIR"
 
 source bench/common.sh
+source bench/local-run.sh
 
 java -cp "$CP" dev.cardcatalog.bench.MatchPhotos "$DIR/photos" "$CARD"
 
-: > "$DIR/local.log"
 echo "starting the local run on port $PORT (service JVM options: $JVM_OPTIONS; scaled decoding: $SCALED) ..."
-java -cp "$CP" -Dlocal.port="$PORT" -Dlocal.dir="$DIR/local" \
-  -Dlocal.jvm-options="$JVM_OPTIONS -Dorg.bytedeco.javacpp.cachedir=$DIR/javacpp -Dcard-catalog.art.upload-scaled-decoding=$SCALED" \
-  dev.cardcatalog.testing.LocalRun > "$DIR/local.log" 2>&1 &
-LOCAL_PID=$!
 trap 'kill $LOCAL_PID 2>/dev/null; wait $LOCAL_PID 2>/dev/null || true' EXIT
-for _ in $(seq 1 360); do
-  grep -q '^Its password:' "$DIR/local.log" && break
-  kill -0 $LOCAL_PID 2>/dev/null || { cat "$DIR/local.log"; echo "the local run ended" >&2; exit 1; }
-  sleep 1
-done
-PASSWORD=$(awk '/^Its password:/{print $3}' "$DIR/local.log")
-[ -n "$PASSWORD" ] || { cat "$DIR/local.log"; echo "the local run did not start" >&2; exit 1; }
-BASE=http://localhost:$PORT
-
 echo "refresh, then the art build it starts ..."
-curl -fsS -u "operator:$PASSWORD" -X POST "$BASE/api/refreshes" >/dev/null
-for _ in $(seq 1 600); do
-  curl -fsS -o /dev/null "$BASE/api/art-index" 2>/dev/null && break
-  sleep 2
-done
-curl -fsS "$BASE/api/art-index" || { echo "no art index after 20 minutes" >&2; exit 1; }
+start_local_run "$CP" "$PORT" "$DIR" "$JVM_OPTIONS -Dcard-catalog.art.upload-scaled-decoding=$SCALED"
+BASE=http://localhost:$PORT
+curl -fsS "$BASE/api/art-index"
 echo
-
 echo
 echo "which decoder serves uploads: $(grep -o 'Uploaded JPEGs are decoded[^(]*' "$DIR/local.log" | head -1)"
 echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The service's own process: its CPU time per request, beside ab's and the whole machine's, says where a request's
 # cost goes (the service's JVM; ab sending the photo; PostgreSQL and the rest).
-SERVICE_PID=$(ss -ltnpH "sport = :$PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+SERVICE_PID=$(service_pid "$PORT")
 TICK=$(getconf CLK_TCK)
 printf '%-22s %10s %12s %8s %8s %9s %s\n' photo bytes requests/s p50_ms p99_ms failures "first match"
 for photo in $PHOTOS; do
