@@ -8,7 +8,8 @@
 # match of each single-card photo is the card's artwork, confident, and that the binder page names its nine, all
 # confident. For each photo also the CPU time a request costs: the service's process, ab's, and the whole machine's.
 # Each request's own times are kept in target/match-http-bench/ab-<photo>.tsv (ab's -g: the second it started,
-# its total ms in the 5th column), to see where in the run the slow ones were (beside a collector's log, say).
+# its total ms in the 5th column; ab-<photo>-2.tsv for the photo's second run in --photos, and so on), to see where
+# in the run the slow ones were (beside a collector's log, say).
 #
 #   bench/match-http-bench.sh [--seconds 60] [--concurrency 8] [--port 18642] [--scaled true|false]
 #                             [--jvm-options "-Xmx256m -XX:+UseSerialGC -XX:SurvivorRatio=4 -XX:TargetSurvivorRatio=90"]
@@ -67,8 +68,13 @@ echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 SERVICE_PID=$(service_pid "$PORT")
 TICK=$(getconf CLK_TCK)
 printf '%-22s %10s %12s %8s %8s %9s %s\n' photo bytes requests/s p50_ms p99_ms failures "first match"
+declare -A RUNS=()
 for photo in $PHOTOS; do
   FILE="$DIR/photos/$photo.jpg"
+  # a photo's first run keeps its files as ab-<photo>.*, a second one of it (a warm minute) as ab-<photo>-2.*
+  RUNS[$photo]=$(( ${RUNS[$photo]:-0} + 1 ))
+  RUN=ab-$photo
+  [ "${RUNS[$photo]}" = 1 ] || RUN=ab-$photo-${RUNS[$photo]}
   ANSWER=$(curl -fsS -X POST -H 'Content-Type: image/jpeg' --data-binary @"$FILE" "$BASE/api/art-index/matches")
   if [ "$photo" = 12mp-binder ]; then
     FIRST=$(printf '%s' "$ANSWER" | python3 -c '
@@ -94,16 +100,16 @@ print("cards", len(a["cards"]), "confident-and-on-the-page", len(got & want))' "
   fi
   SERVICE_BEFORE=$(cpu_ticks "$SERVICE_PID")
   MACHINE_BEFORE=$(machine_ticks)
-  /usr/bin/time -f '%U %S' -o "$DIR/ab-$photo.cpu" \
-    ab -q -c "$CONCURRENCY" -t "$SECONDS_PER_PHOTO" -n 1000000 -g "$DIR/ab-$photo.tsv" -T image/jpeg -p "$FILE" \
-    "$BASE/api/art-index/matches" > "$DIR/ab-$photo.txt" 2>&1
+  /usr/bin/time -f '%U %S' -o "$DIR/$RUN.cpu" \
+    ab -q -c "$CONCURRENCY" -t "$SECONDS_PER_PHOTO" -n 1000000 -g "$DIR/$RUN.tsv" -T image/jpeg -p "$FILE" \
+    "$BASE/api/art-index/matches" > "$DIR/$RUN.txt" 2>&1
   SERVICE_CPU=$(( $(cpu_ticks "$SERVICE_PID") - SERVICE_BEFORE ))
   MACHINE_CPU=$(( $(machine_ticks) - MACHINE_BEFORE ))
-  RPS=$(awk '/^Requests per second:/{print $4}' "$DIR/ab-$photo.txt")
-  P50=$(awk '$1=="50%"{print $2}' "$DIR/ab-$photo.txt")
-  P99=$(awk '$1=="99%"{print $2}' "$DIR/ab-$photo.txt")
-  FAILED=$(awk '/^Failed requests:/{print $3}' "$DIR/ab-$photo.txt")
-  NON2XX=$(awk '/^Non-2xx responses:/{print $3}' "$DIR/ab-$photo.txt")
+  RPS=$(awk '/^Requests per second:/{print $4}' "$DIR/$RUN.txt")
+  P50=$(awk '$1=="50%"{print $2}' "$DIR/$RUN.txt")
+  P99=$(awk '$1=="99%"{print $2}' "$DIR/$RUN.txt")
+  FAILED=$(awk '/^Failed requests:/{print $3}' "$DIR/$RUN.txt")
+  NON2XX=$(awk '/^Non-2xx responses:/{print $3}' "$DIR/$RUN.txt")
   DIM=$(python3 -c "
 import struct,sys
 b=open('$FILE','rb').read(); i=2
@@ -113,10 +119,10 @@ while i<len(b):
   i+=2+n")
   printf '%-22s %10s %12s %8s %8s %9s %s\n' "$DIM" "$(stat -c %s "$FILE")" "$RPS" "$P50" "$P99" \
     "${FAILED:-0}+${NON2XX:-0}" "$SAYS"
-  DONE=$(awk '/^Complete requests:/{print $3}' "$DIR/ab-$photo.txt")
+  DONE=$(awk '/^Complete requests:/{print $3}' "$DIR/$RUN.txt")
   python3 -c "
 done=max(1, int('$DONE')); tick=1000.0/$TICK
-ab=sum(float(x) for x in open('$DIR/ab-$photo.cpu').read().split()[-2:])*1000
+ab=sum(float(x) for x in open('$DIR/$RUN.cpu').read().split()[-2:])*1000
 print(f'  CPU per request: the service {$SERVICE_CPU*tick/done:.1f} ms, ab {ab/done:.1f} ms, the machine {$MACHINE_CPU*tick/done:.1f} ms (of {done} requests)')"
   echo "  (load average after: $(cut -d' ' -f1-3 /proc/loadavg))"
 done
