@@ -29,20 +29,17 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Runs the match's code at start, before the replica reports ready: a whole photo of a card on a plain table (a JPEG
- * of 1,600 × 1,200, the card turned 12°), one of it on a checked cloth (the card turned −20°: a busy surface, whose
- * masks only such a surface runs), the same card as a guide crop (a JPEG) and as a PNG, each decoded by the uploads'
- * own decoder and matched by the uploads' own {@link PhotoMatch} (the crops by its guide-crop path, the photos by
- * its search) against an index of that one card,
+ * Runs the match's code at start, before the replica reports ready: a whole photo of a card on a table (a JPEG of
+ * 1,600 × 1,200, the card turned 12°), the same card as a guide crop (a JPEG) and as a PNG, each decoded by the
+ * uploads' own decoder and matched by the uploads' own {@link PhotoMatch} (the crops by its guide-crop path, the
+ * photo by its search) against an index of that one card,
  * {@code card-catalog.art.match-warm-up-passes} times. The photos are drawn here, nothing is read from disk or the
  * network, and the art index is not touched.
  *
  * <p>Why: an upload's decoding, card finding and matching have {@code card-catalog.art.upload-deadline} (2 s)
  * together, in wall-clock time. A replica's first match otherwise loads the decoders' and the card finder's
  * classes and runs them interpreted; on a loaded 2-core machine that took over 2 s, so a replica started by a
- * rollout or a scale-up answered its first photos 422 {@code upload-too-costly}. Photos on a busy surface run code
- * that a plain table does not (the surface's colours, the smooth regions between a pattern's squares): without the
- * cloth, a fresh replica's first seconds of such photos ran it while it compiled (docs/benchmarks.md, issue 24). Readiness ({@code match warm-up}
+ * rollout or a scale-up answered its first photos 422 {@code upload-too-costly}. Readiness ({@code match warm-up}
  * in {@code /q/health/ready}) is down until the passes are done, so the Service sends no photo before; a failed
  * warm-up is logged and reports up (a replica that cannot draw its own photo still matches).
  */
@@ -51,8 +48,6 @@ import org.eclipse.microprofile.health.Readiness;
 public class MatchWarmUp implements HealthCheck {
 
     static final String NAME = "match warm-up";
-    /** The photos of a pass: on a table, on a cloth, a guide crop, a PNG. */
-    static final int PHOTOS = 4;
     /** The artwork of the drawn card, in the one-card index of the warm-up. */
     static final UUID ARTWORK = UUID.fromString("00000000-0000-4000-8000-00000000a11e");
 
@@ -96,8 +91,7 @@ public class MatchWarmUp implements HealthCheck {
                 int found = run(rehearsal, 1);
                 long first = System.nanoTime();
                 found += run(rehearsal, passes - 1);
-                outcome = passes + (passes == 1 ? " pass" : " passes") + " of " + PHOTOS + " photos, " + found
-                        + " cards found, in "
+                outcome = passes + (passes == 1 ? " pass" : " passes") + " of 3 photos, " + found + " cards found, in "
                         + (System.nanoTime() - start) / 1_000_000 + " ms (the first pass "
                         + (first - start) / 1_000_000 + " ms)";
                 Log.infof("match code warmed up: %s", outcome);
@@ -121,15 +115,15 @@ public class MatchWarmUp implements HealthCheck {
     /**
      * Matches the drawn photos {@code passes} times through {@code rehearsal}.
      *
-     * @return the cards found and matched confidently to the drawn card, over all passes ({@value #PHOTOS} a pass
-     *         when the code works as it should)
+     * @return the cards found and matched confidently to the drawn card, over all passes (3 a pass when the code
+     *         works as it should)
      * @throws ImageDecodeException if the uploads' decoder refuses a drawn photo
      */
     static int run(Rehearsal rehearsal, int passes) throws ImageDecodeException {
         BufferedImage card = card();
         ArtMatcher matcher = indexOf(card);
-        List<byte[]> photos = List.of(encode(onTable(card), "jpg"), encode(onCloth(card), "jpg"),
-                encode(scaled(card, 3), "jpg"), encode(card, "png"));
+        List<byte[]> photos = List.of(encode(onTable(card), "jpg"), encode(scaled(card, 3), "jpg"),
+                encode(card, "png"));
         int found = 0;
         for (int pass = 0; pass < passes; pass++) {
             for (byte[] photo : photos) {
@@ -207,39 +201,6 @@ public class MatchWarmUp implements HealthCheck {
         g.dispose();
         return photo;
     }
-
-    /**
-     * A 1,600 × 1,200 photo of the card lying on a checked cloth (squares of 36 pixels, two browns), twice its size,
-     * turned −20° and centred at (900, 560).
-     */
-    static BufferedImage onCloth(BufferedImage card) {
-        BufferedImage photo = new BufferedImage(1600, 1200, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = photo.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        Color light = new Color(176, 140, 98);
-        Color dark = new Color(112, 78, 52);
-        for (int y = 0; y < 1200; y += CLOTH_SQUARE) {
-            for (int x = 0; x < 1600; x += CLOTH_SQUARE) {
-                g.setColor(((x + y) / CLOTH_SQUARE & 1) == 0 ? light : dark);
-                g.fillRect(x, y, CLOTH_SQUARE, CLOTH_SQUARE);
-            }
-        }
-        AffineTransform place = new AffineTransform();
-        place.translate(CLOTH_CENTRE_X, CLOTH_CENTRE_Y);
-        place.rotate(Math.toRadians(-20));
-        place.scale(2.0, 2.0);
-        place.translate(-card.getWidth() / 2.0, -card.getHeight() / 2.0);
-        g.drawImage(card, place, null);
-        g.dispose();
-        return photo;
-    }
-
-    /** The side of the cloth's squares in {@link #onCloth}, pixels. */
-    private static final int CLOTH_SQUARE = 36;
-    /** Where {@link #onCloth} centres the card, pixels. */
-    static final int CLOTH_CENTRE_X = 900;
-    static final int CLOTH_CENTRE_Y = 560;
 
     /** {@code image} written by ImageIO as {@code format} ({@code jpg}, {@code png}). */
     static byte[] encode(BufferedImage image, String format) {

@@ -123,7 +123,7 @@ public interface ScanConfig {
     Duration refusalPause();
 
     /**
-     * How many times the match's code runs over four drawn photos at start, before the replica reports ready, so
+     * How many times the match's code runs over three drawn photos at start, before the replica reports ready, so
      * that its first uploads are not the ones that load and compile it ({@link MatchWarmUp}); 0 turns it off.
      */
     @WithDefault("3")

@@ -107,7 +107,7 @@ class ArtIndexReplicasIT {
             JsonPath ready = given().get(c.managementUrl() + "/health/ready").then().statusCode(200).extract()
                     .jsonPath();
             assertThat(ready.getString("checks.find { it.name == 'match warm-up' }.data.outcome"))
-                    .startsWith("3 passes of 4 photos, 12 cards found, in ");
+                    .startsWith("3 passes of 3 photos, 9 cards found, in ");
             assertThat(index(c).getString("file_name")).isEqualTo(name);
             JsonPath matchOnC = match(c, photo);
             assertThat(matchOnC.getString("index")).isEqualTo(name);
