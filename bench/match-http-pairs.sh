@@ -18,8 +18,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
-REV_A=$1
-REV_B=$2
+# as commits of this repository: "HEAD" inside a worktree would be the worktree's own
+REV_A=$(git rev-parse --verify "$1^{commit}")
+REV_B=$(git rev-parse --verify "$2^{commit}")
 shift 2
 PHOTO=1024
 SECONDS_PER_ROUND=20
