@@ -53,9 +53,10 @@ source bench/local-run.sh
 
 java -cp "$CP" dev.cardcatalog.bench.MatchPhotos "$DIR/photos" "$CARD"
 
-echo "starting the local run on port $PORT (service JVM options: $JVM_OPTIONS; scaled decoding: $SCALED) ..."
-trap 'kill $LOCAL_PID 2>/dev/null; wait $LOCAL_PID 2>/dev/null || true' EXIT
-echo "refresh, then the art build it starts ..."
+echo "starting the local run on port $PORT (service JVM options: $JVM_OPTIONS; scaled decoding: $SCALED), then a"
+echo "refresh and the art build it starts ..."
+LOCAL_PID=
+trap '[ -z "$LOCAL_PID" ] || { kill $LOCAL_PID 2>/dev/null; wait $LOCAL_PID 2>/dev/null || true; }' EXIT
 start_local_run "$CP" "$PORT" "$DIR" "$JVM_OPTIONS -Dcard-catalog.art.upload-scaled-decoding=$SCALED"
 BASE=http://localhost:$PORT
 curl -fsS "$BASE/api/art-index"

@@ -27,7 +27,9 @@ SECONDS_PER_ROUND=20
 ROUNDS=8
 CONCURRENCY=8
 WARM_UP=20
-DEPLOYED="-Xmx256m -XX:+UseSerialGC -XX:SurvivorRatio=4 -XX:TargetSurvivorRatio=90"
+# the Deployment's options, as match-http-bench.sh's default (which ManifestsTest holds to the Deployment)
+DEPLOYED=$(sed -n 's/^JVM_OPTIONS="\(.*\)"$/\1/p' bench/match-http-bench.sh)
+[ -n "$DEPLOYED" ] || { echo "no JVM_OPTIONS default in bench/match-http-bench.sh" >&2; exit 1; }
 JVM_A=$DEPLOYED
 JVM_B=$DEPLOYED
 while [ $# -gt 0 ]; do
