@@ -230,7 +230,7 @@ public final class ArtBench {
      * The index is kept as an index file under {@code target/art-bench/} and reused by later runs after checking
      * three of its fingerprints against fresh ones (bump {@link #GENERATOR_VERSION} when the generator changes).
      */
-    private static List<ArtIndexFile.Entry> buildIndex(int artworks, int captures) throws Exception {
+    static List<ArtIndexFile.Entry> buildIndex(int artworks, int captures) throws Exception {
         String digest = ArtSettings.FROZEN.digest();
         // one directory per generated index: the file's name carries its content digest, not known beforehand
         Path dir = Path.of("target", "art-bench", GENERATOR_VERSION + "-c" + captures + "-" + artworks);
