@@ -126,6 +126,12 @@ final class ReliableBits {
                     for (int q = 0; q < offsets.size(); q++) {
                         diffs[q] = differences(card, offsets.get(q));
                         bits[q] = ArtFingerprint.toLongs(ArtFingerprint.compute(card, offsets.get(q)));
+                        for (int b = 0; b < 1024; b++) {
+                            if (diffs[q][b] > 0 != ((bits[q][b >> 6] >>> (63 - (b & 63)) & 1) == 1)) {
+                                throw new IllegalStateException("the differences disagree with the fingerprint at "
+                                        + "bit " + b + " of photo " + k);
+                            }
+                        }
                     }
                     for (double t : THRESHOLDS) {
                         long[][] masks = new long[offsets.size()][16];
@@ -232,7 +238,9 @@ final class ReliableBits {
 
     /**
      * The 1,024 differences behind the fingerprint's bits at {@code offset}, in bit order (FINGERPRINT.md §4-§6):
-     * for each plane (grey, blue, green, red), row and neighbour pair, cell {@code i+1}'s mean minus cell {@code i}'s.
+     * for each plane (grey, blue, green, red), row and neighbour pair, cell {@code i+1}'s mean minus cell {@code i}'s,
+     * computed as {@link ArtFingerprint#compute} computes the means (each photo checks that a bit is set exactly where
+     * its difference is above 0).
      */
     static double[] differences(RgbImage image, ArtSettings.Offset offset) {
         ArtSettings settings = ArtSettings.FROZEN;
@@ -271,11 +279,12 @@ final class ReliableBits {
                         if (wx <= 0) {
                             continue;
                         }
+                        double pw = wx * wy; // in ArtFingerprint's order, so that ties fall the same way
                         int p = image.pixels()[py * w + px];
-                        sR += ((p >> 16) & 0xFF) * wx * wy;
-                        sG += ((p >> 8) & 0xFF) * wx * wy;
-                        sB += (p & 0xFF) * wx * wy;
-                        weight += wx * wy;
+                        sR += ((p >> 16) & 0xFF) * pw;
+                        sG += ((p >> 8) & 0xFF) * pw;
+                        sB += (p & 0xFF) * pw;
+                        weight += pw;
                     }
                 }
                 int c = j * cols + i;
