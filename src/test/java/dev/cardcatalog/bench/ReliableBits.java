@@ -34,8 +34,10 @@ import java.util.stream.IntStream;
  * <p>Each photo is matched as the endpoint does ({@link PhotoMatch}); its first card is warped again from the
  * outline the match answered, upright, and fingerprinted at the six offsets with the cells' differences kept; then
  * every artwork of the benchmark's index is scored at each threshold. One line per photo and threshold is written to
- * a TSV: row, art, threshold, nearest artwork's score, whether it is the photo's, the nearest other's score, and the
- * photo's own artwork's score (-1 when not in the index), then the rule table ({@link #rules}). Usage:
+ * a TSV: the row, the photo's number, the match's own answer for its first card (status, nearest and next distance,
+ * whether the nearest is the photo's artwork), then the threshold, the masked nearest artwork's score, whether it is
+ * the photo's, the nearest other's score, and the photo's own artwork's score (-1 when not in the index); then the
+ * rule table is printed ({@link #rules}). Photos in which the match finds no card are left out. Usage:
  * {@code ReliableBits OUT [photos] [rows...]} (rows: {@code indexed-harsh}, {@code indexed-realistic},
  * {@code missing-harsh}, {@code missing-realistic}, {@code never-harsh}, {@code never-realistic}), or
  * {@code ReliableBits --table OUT} for the table of a TSV written before.
@@ -46,7 +48,8 @@ final class ReliableBits {
     private static final double[] THRESHOLDS = {0, 1, 2, 3, 4, 6, 8, 12};
     private static final int ARTWORKS = 50_000;
 
-    private record Row(String name, CaptureSimulator.Severity severity, boolean indexed, long artBase, long seedBase) {
+    /** A row: its photos show artworks {@code artBase + k}, drawn with photo seeds {@code seedBase + k}. */
+    private record Row(String name, CaptureSimulator.Severity severity, long artBase, long seedBase) {
     }
 
     private ReliableBits() {
@@ -62,13 +65,13 @@ final class ReliableBits {
         List<Row> rows = new ArrayList<>();
         for (int k = 2; k < args.length; k++) {
             rows.add(switch (args[k]) {
-                case "indexed-harsh" -> new Row(args[k], CaptureSimulator.Severity.HARSH, true, 0, 24_000);
-                case "indexed-realistic" -> new Row(args[k], CaptureSimulator.Severity.REALISTIC, true, 0, 24_000);
-                case "missing-harsh" -> new Row(args[k], CaptureSimulator.Severity.HARSH, false, ARTWORKS, 24_000);
-                case "missing-realistic" -> new Row(args[k], CaptureSimulator.Severity.REALISTIC, false, ARTWORKS,
+                case "indexed-harsh" -> new Row(args[k], CaptureSimulator.Severity.HARSH, 0, 24_000);
+                case "indexed-realistic" -> new Row(args[k], CaptureSimulator.Severity.REALISTIC, 0, 24_000);
+                case "missing-harsh" -> new Row(args[k], CaptureSimulator.Severity.HARSH, ARTWORKS, 24_000);
+                case "missing-realistic" -> new Row(args[k], CaptureSimulator.Severity.REALISTIC, ARTWORKS,
                         24_000);
-                case "never-harsh" -> new Row(args[k], CaptureSimulator.Severity.HARSH, false, 60_000, 90_000);
-                case "never-realistic" -> new Row(args[k], CaptureSimulator.Severity.REALISTIC, false, 60_000,
+                case "never-harsh" -> new Row(args[k], CaptureSimulator.Severity.HARSH, 60_000, 90_000);
+                case "never-realistic" -> new Row(args[k], CaptureSimulator.Severity.REALISTIC, 60_000,
                         90_000);
                 default -> throw new IllegalArgumentException(args[k]);
             });
