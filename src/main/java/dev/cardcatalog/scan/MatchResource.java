@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
@@ -224,12 +225,54 @@ public class MatchResource {
                         format = "binary", maxLength = MAX_BODY_BYTES))})
     // the body is MatchUploads' (received whole, copied once); a body parameter would have Quarkus REST copy it
     public Uni<MatchesView> match(@Context RoutingContext request) {
+        return matched(request, this::artIndex);
+    }
+
+    /**
+     * {@link #match}, against the warm-up's one-card index instead of the art index: the warm-up's own requests
+     * over HTTP ({@link WarmUpRequests}); 404 to any request without its token. Not in the OpenAPI document.
+     */
+    @POST
+    @Path("warm-up")
+    @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
+    @Produces(MediaType.APPLICATION_JSON)
+    @Blocking
+    @Operation(hidden = true)
+    public Uni<MatchesView> warmUp(@Context RoutingContext request) {
+        if (!WarmUpRequests.admits(request.request().getHeader(WarmUpRequests.HEADER))) {
+            return Uni.createFrom().failure(ProblemException.notFound("There is nothing at this path."));
+        }
+        return matched(request, MatchResource::warmUpIndex);
+    }
+
+    /** An index to match against and its file name: the art index, or the warm-up's. */
+    private record Index(String fileName, ArtMatcher matcher) {
+    }
+
+    /** The warm-up's one-card index, drawn once ({@link MatchWarmUp#indexOf}). */
+    private static final class WarmUpIndex {
+        static final Index INDEX = new Index(WarmUpRequests.INDEX, MatchWarmUp.indexOf(MatchWarmUp.card()));
+    }
+
+    private static Index warmUpIndex() {
+        return WarmUpIndex.INDEX;
+    }
+
+    /** The current art index; 404 before the first build. */
+    private Index artIndex() {
+        ArtIndexStore.LoadedIndex loaded = store.matcher().orElseThrow(() -> ProblemException.notFound(
+                "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
+        return new Index(loaded.index().fileName(), loaded.matcher());
+    }
+
+    private Uni<MatchesView> matched(RoutingContext request, Supplier<Index> index) {
         try {
             byte[] upload = received(request);
             UploadCost cost = admission.admit(upload);
             return Uni.createFrom().item(limit.run(cost.expensive(), () -> {
                 try (DecodeMemory.Reservation reserved = memory.reserve(cost.memoryBytes())) {
-                    return admission.counted(() -> matchUpload(upload, cost.jpeg(), UploadDeadline.after(deadline)));
+                    return admission.counted(() -> matchUpload(upload, cost.jpeg(), index,
+                            UploadDeadline.after(deadline)));
                 }
             }));
         } catch (ProblemException e) {
@@ -261,9 +304,9 @@ public class MatchResource {
         return body;
     }
 
-    private MatchesView matchUpload(byte[] body, JpegStructure walked, UploadDeadline deadline) {
-        ArtIndexStore.LoadedIndex loaded = store.matcher().orElseThrow(() -> ProblemException.notFound(
-                "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
+    private MatchesView matchUpload(byte[] body, JpegStructure walked, Supplier<Index> index,
+            UploadDeadline deadline) {
+        Index loaded = index.get();
         UprightPhoto photo;
         try {
             photo = UprightPhoto.decode(body, walked, decoder, deadline);
@@ -272,7 +315,7 @@ public class MatchResource {
                     "The body is not a JPEG or PNG image that can be read: " + e.getMessage()).with("field", "body"));
         }
         List<PhotoMatch.Found> found = photoMatch.match(photo, loaded.matcher(), deadline);
-        return answer(loaded.index().fileName(), found);
+        return answer(loaded.fileName(), found);
     }
 
     /**

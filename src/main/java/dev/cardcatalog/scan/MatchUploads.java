@@ -105,6 +105,18 @@ public class MatchUploads {
 
     void install(@Observes Router router) {
         router.route(HttpMethod.POST, PATH).order(ORDER).handler(this::receive);
+        router.route(HttpMethod.POST, WarmUpRequests.PATH).order(ORDER).handler(this::receiveWarmUp);
+    }
+
+    /** The warm-up's own request ({@link WarmUpRequests}) is received as an upload; anyone else's is a 404. */
+    private void receiveWarmUp(RoutingContext ctx) {
+        if (WarmUpRequests.admits(ctx.request().getHeader(WarmUpRequests.HEADER))) {
+            receive(ctx);
+        } else {
+            // as every answer to a request that may carry credentials (SERVICE.md §7)
+            ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+            answerAndDrop(ctx, Problem.of("not-found", "Not found", 404, "There is nothing at this path."));
+        }
     }
 
     private void receive(RoutingContext ctx) {
@@ -226,7 +238,8 @@ public class MatchUploads {
      * request's own, not copied, and the caller may keep it.
      *
      * @throws IllegalStateException when the request is not an upload this class received: not a {@code POST} to
-     *                               {@value #PATH}, or read before it ended
+     *                               {@value #PATH} (or the warm-up's {@link WarmUpRequests#PATH}), or read before
+     *                               it ended
      */
     static byte[] body(RoutingContext ctx) {
         byte[] body = ctx.get(BODY);

@@ -21,6 +21,7 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import javax.imageio.ImageIO;
@@ -33,8 +34,10 @@ import org.eclipse.microprofile.health.Readiness;
  * 1,600 × 1,200, the card turned 12°), the same card as a guide crop (a JPEG) and as a PNG, each decoded by the
  * uploads' own decoder and matched by the uploads' own {@link PhotoMatch} (the crops by its guide-crop path, the
  * photo by its search) against an index of that one card,
- * {@code card-catalog.art.match-warm-up-passes} times. The photos are drawn here, nothing is read from disk or the
- * network, and the art index is not touched.
+ * {@code card-catalog.art.match-warm-up-passes} times; then, for {@code card-catalog.art.match-warm-up-over-http}
+ * (30 s), the whole photo and the guide crop posted to the replica's own match endpoint over loopback
+ * ({@link WarmUpRequests}: the same upload handling, turns, decoding, search and answer, against the same one-card
+ * index). The photos are drawn here, nothing is read from disk or another host, and the art index is not touched.
  *
  * <p>Why: an upload's decoding, card finding and matching have {@code card-catalog.art.upload-deadline} (2 s)
  * together, in wall-clock time. A replica's first match otherwise loads the decoders' and the card finder's
@@ -42,6 +45,11 @@ import org.eclipse.microprofile.health.Readiness;
  * rollout or a scale-up answered its first photos 422 {@code upload-too-costly}. Readiness ({@code match warm-up}
  * in {@code /q/health/ready}) is down until the passes are done, so the Service sends no photo before; a failed
  * warm-up is logged and reports up (a replica that cannot draw its own photo still matches).
+ *
+ * <p>Why over HTTP as well: the passes alone end with the search compiled by the first-tier compiler only (Quarkus's
+ * own start fills the optimising compiler's queue), and the HTTP path not compiled at all, so a new replica's first
+ * minute of photos compiled both (docs/benchmarks.md, "What the cold minute waits for"). Thousands of requests over
+ * 30 s, four at a time, reach the optimising compiler.
  */
 @ApplicationScoped
 @Readiness
@@ -57,22 +65,37 @@ public class MatchWarmUp implements HealthCheck {
         List<PhotoMatch.Found> match(byte[] photo, ArtMatcher matcher) throws ImageDecodeException;
     }
 
+    /** How long the warm-up waits for the HTTP server to start before it leaves its requests out. */
+    static final Duration SERVER_WAIT = Duration.ofSeconds(60);
+
     private final Rehearsal rehearsal;
     private final int passes;
+    private final WarmUpRequests requests;
+    private final Duration overHttp;
     private volatile boolean done;
     private volatile String outcome = "not started";
 
     @Inject // a second constructor below, for the tests: without this, CDI would not see a bean here
-    public MatchWarmUp(MatchResource resource, ScanConfig config) {
-        this(resource::rehearse, config.matchWarmUpPasses());
+    public MatchWarmUp(MatchResource resource, ScanConfig config, WarmUpRequests requests) {
+        this(resource::rehearse, config.matchWarmUpPasses(), requests, config.matchWarmUpOverHttp());
     }
 
     MatchWarmUp(Rehearsal rehearsal, int passes) {
+        this(rehearsal, passes, null, Duration.ZERO);
+    }
+
+    MatchWarmUp(Rehearsal rehearsal, int passes, WarmUpRequests requests, Duration overHttp) {
         this.rehearsal = rehearsal;
         this.passes = passes;
+        this.requests = requests;
+        this.overHttp = overHttp;
         if (passes < 0) {
             throw new IllegalArgumentException("card-catalog.art.match-warm-up-passes must be 0 or more, not "
                     + passes);
+        }
+        if (overHttp.isNegative()) {
+            throw new IllegalArgumentException("card-catalog.art.match-warm-up-over-http must not be negative, not "
+                    + overHttp);
         }
         this.done = passes == 0;
         if (done) {
@@ -94,7 +117,13 @@ public class MatchWarmUp implements HealthCheck {
                 outcome = passes + (passes == 1 ? " pass" : " passes") + " of 3 photos, " + found + " cards found, in "
                         + (System.nanoTime() - start) / 1_000_000 + " ms (the first pass "
                         + (first - start) / 1_000_000 + " ms)";
+                if (requests != null && !overHttp.isZero()) {
+                    outcome += "; " + overHttp();
+                }
                 Log.infof("match code warmed up: %s", outcome);
+            } catch (InterruptedException e) {
+                outcome = "stopped: interrupted";
+                Thread.currentThread().interrupt();
             } catch (ImageDecodeException | RuntimeException | java.awt.AWTError | LinkageError e) {
                 // the last two: no graphics environment to draw in, or a native decoder that did not load
                 outcome = "stopped: " + e;
@@ -105,6 +134,21 @@ public class MatchWarmUp implements HealthCheck {
         }, "match-warm-up");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** The requests over HTTP, {@link #overHttp} long: what they found, or why there were none. */
+    private String overHttp() throws InterruptedException {
+        BufferedImage card = card();
+        List<byte[]> photos = List.of(encode(onTable(card), "jpg"), encode(scaled(card, 3), "jpg"));
+        long start = System.nanoTime();
+        try {
+            WarmUpRequests.Outcome http = requests.run(photos, ARTWORK, overHttp, SERVER_WAIT);
+            return http.sent() + " requests over HTTP in " + (System.nanoTime() - start) / 1_000_000 + " ms, "
+                    + http.answered() + " answered 200, " + http.found() + " cards found";
+        } catch (IllegalStateException e) {
+            Log.warnf("the match warm-up sent no request over HTTP: %s", e.getMessage());
+            return "no request over HTTP: " + e.getMessage();
+        }
     }
 
     @Override

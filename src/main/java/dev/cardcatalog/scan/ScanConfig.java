@@ -130,6 +130,15 @@ public interface ScanConfig {
     int matchWarmUpPasses();
 
     /**
+     * How long the warm-up then goes on over HTTP, after its passes: it posts its drawn photos to this replica's own
+     * match endpoint over loopback ({@link WarmUpRequests}), so that the HTTP path (Netty, Vert.x, Quarkus REST,
+     * Jackson) and the card search are compiled by the optimising compiler before the replica reports ready, not
+     * during its first minute of photos; {@code 0s} leaves it out. Only when the passes are on.
+     */
+    @WithDefault("30s")
+    Duration matchWarmUpOverHttp();
+
+    /**
      * The most expensive uploads (multi-scan JPEGs, or over {@link #cheapUploadWork()} or {@link #cheapUploadBytes()})
      * decoded at once, in a turn pool of their own beside the {@link #matchConcurrency()} turns of cheap ones; half
      * the available processors (at least 1) when absent.

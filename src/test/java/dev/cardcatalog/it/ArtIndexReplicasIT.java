@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +34,7 @@ class ArtIndexReplicasIT {
             "card-catalog.scryfall.image-spacing", "2ms",
             "card-catalog.art.index-poll-interval", "1s",
             "card-catalog.art.match-warm-up-passes", "3",
+            "card-catalog.art.match-warm-up-over-http", "2s",
             // which instance holds which partition of the commands, for a failure's message
             "quarkus.log.category.\"org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker\""
                     + ".level", "INFO");
@@ -106,8 +109,9 @@ class ArtIndexReplicasIT {
             // that loads and compiles the card finder, against the 2 s upload deadline
             JsonPath ready = given().get(c.managementUrl() + "/health/ready").then().statusCode(200).extract()
                     .jsonPath();
-            assertThat(ready.getString("checks.find { it.name == 'match warm-up' }.data.outcome"))
-                    .startsWith("3 passes of 3 photos, 9 cards found, in ");
+            String outcome = ready.getString("checks.find { it.name == 'match warm-up' }.data.outcome");
+            assertThat(outcome).startsWith("3 passes of 3 photos, 9 cards found, in ");
+            assertWarmedUpOverHttp(c, outcome);
             assertThat(index(c).getString("file_name")).isEqualTo(name);
             JsonPath matchOnC = match(c, photo);
             assertThat(matchOnC.getString("index")).isEqualTo(name);
@@ -115,6 +119,34 @@ class ArtIndexReplicasIT {
             assertServesTheSameFile(c, name, fileOnA);
             assertThat(Files.exists(instances.dataDirectory("c").resolve("art/index").resolve(name))).isTrue();
         }
+    }
+
+    /**
+     * Then 2 s of its own requests over HTTP, each photo's card found, confident: every request answered 200 and
+     * one card found in each. Their path answers 404 to anyone without the process's token, and their requests are
+     * not in the match endpoint's metrics.
+     */
+    private static void assertWarmedUpOverHttp(ServiceProcess service, String outcome) {
+        Matcher http = Pattern.compile("; (\\d+) requests over HTTP in \\d+ ms, (\\d+) answered 200, (\\d+) cards found$")
+                .matcher(outcome);
+        assertThat(http.find()).as(outcome).isTrue();
+        int sent = Integer.parseInt(http.group(1));
+        assertThat(sent).as(outcome).isPositive();
+        assertThat(Integer.parseInt(http.group(2))).as(outcome).isEqualTo(sent);
+        assertThat(Integer.parseInt(http.group(3))).as(outcome).isEqualTo(sent);
+        byte[] photo = CaptureSimulator.captureJpeg(7, 11);
+        for (String token : new String[] {null, "", "0123456789abcdef0123456789abcdef"}) {
+            var request = given().baseUri(service.baseUrl()).contentType("image/jpeg").body(photo);
+            if (token != null) {
+                request = request.header("Card-Catalog-Warm-Up", token);
+            }
+            request.post("/api/art-index/matches/warm-up").then().statusCode(404)
+                    .contentType("application/problem+json");
+        }
+        String metrics = given().get(service.managementUrl() + "/metrics").then().statusCode(200).extract()
+                .asString();
+        assertThat(metrics).contains("uri=\"/api/art-index/matches\"")
+                .doesNotContain("/api/art-index/matches/warm-up");
     }
 
     private static void assertServesTheSameFile(ServiceProcess service, String name, Response expected) {

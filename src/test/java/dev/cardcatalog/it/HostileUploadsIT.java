@@ -48,6 +48,7 @@ class HostileUploadsIT {
                     "card-catalog.scryfall.image-spacing", "2ms",
                     "card-catalog.art.index-poll-interval", "1s",
                     "card-catalog.art.match-warm-up-passes", "3",
+                    "card-catalog.art.match-warm-up-over-http", "2s",
                     // the deadline is wall-clock time: a loaded machine must not turn a normal match into a 422
                     // (the 2 s default is measured by bench/hostile-match-bench.sh, the deadline itself tested in
                     // HostileUploadsTest at 100 ms); the hostile files still hold an expensive turn at most this long

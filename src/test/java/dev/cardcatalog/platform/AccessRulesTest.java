@@ -50,7 +50,12 @@ class AccessRulesTest {
         /** a user with role {@code viewer} or {@code operator} */
         VIEWER,
         /** a user with role {@code operator} */
-        OPERATOR
+        OPERATOR,
+        /**
+         * the service's own process only (the match warm-up's requests, with its random token): 404 problem+json to
+         * anyone else, with credentials or without, as a path that does not exist
+         */
+        PROCESS
     }
 
     /**
@@ -66,6 +71,7 @@ class AccessRulesTest {
             "GET /api/art-index", Rule.PUBLIC,
             "GET /api/art-index/files/{name}", Rule.PUBLIC,
             "POST /api/art-index/matches", Rule.PUBLIC,
+            "POST /api/art-index/matches/warm-up", Rule.PROCESS,
             "POST /api/refreshes", Rule.OPERATOR,
             "POST /api/art-builds", Rule.OPERATOR,
             "GET /api/jobs", Rule.VIEWER,
@@ -148,6 +154,13 @@ class AccessRulesTest {
                     softly.assertThat(asViewer.jsonPath().getString("type")).as("%s as viewer", route.key())
                             .isEqualTo(Problem.TYPE_BASE + "forbidden");
                     allowed(softly, route, "operator", asOperator);
+                }
+                case PROCESS -> {
+                    for (Response response : List.of(asNobody, asViewer, asOperator)) {
+                        softly.assertThat(response.statusCode()).as("%s: %s", route.key(), response.asString())
+                                .isEqualTo(404);
+                        softly.assertThat(response.contentType()).as(route.key()).startsWith(PROBLEM);
+                    }
                 }
             }
         }
