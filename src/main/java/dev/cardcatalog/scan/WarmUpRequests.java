@@ -99,11 +99,15 @@ public class WarmUpRequests {
      * @param photos  JPEG or PNG bodies
      * @param artwork the artwork a found card should be matched to, confident
      * @param serverWait how long to wait for the HTTP server to start
-     * @throws IllegalStateException when the HTTP server did not start within {@code serverWait} (an HTTPS-only
-     *                               service has none)
+     * @throws IllegalStateException when the service has no plain HTTP server ({@code quarkus.http.insecure-requests
+     *                               =disabled}) or it did not start within {@code serverWait}
      */
     Outcome run(List<byte[]> photos, UUID artwork, Duration duration, Duration serverWait)
             throws InterruptedException {
+        if ("disabled".equalsIgnoreCase(ConfigProvider.getConfig()
+                .getOptionalValue("quarkus.http.insecure-requests", String.class).orElse("enabled"))) {
+            throw new IllegalStateException("quarkus.http.insecure-requests=disabled: no plain HTTP server to send to");
+        }
         URI uri;
         try {
             uri = endpoint.get(serverWait.toMillis(), TimeUnit.MILLISECONDS);
