@@ -2,11 +2,10 @@ package dev.cardcatalog.scan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.vertx.http.HttpServerStart;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.ObservesAsync;
-import io.quarkus.runtime.LaunchMode;
-import org.eclipse.microprofile.config.ConfigProvider;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * The match warm-up's requests over HTTP ({@link MatchWarmUp}, {@code card-catalog.art.match-warm-up-over-http}):
@@ -96,8 +96,9 @@ public class WarmUpRequests {
     /**
      * Posts {@code photos} in turn, {@value #CLIENTS} at a time, for {@code duration} after the HTTP server is up.
      *
-     * @param photos  JPEG or PNG bodies
-     * @param artwork the artwork a found card should be matched to, confident
+     * @param photos     JPEG or PNG bodies
+     * @param artwork    the artwork a found card should be matched to, confident
+     * @param duration   how long to send: no request starts after it, the last ones end within their 30 s timeout
      * @param serverWait how long to wait for the HTTP server to start
      * @throws IllegalStateException when the service has no plain HTTP server ({@code quarkus.http.insecure-requests
      *                               =disabled}) or it did not start within {@code serverWait}
