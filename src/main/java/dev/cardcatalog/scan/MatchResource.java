@@ -230,7 +230,8 @@ public class MatchResource {
 
     /**
      * {@link #match}, against the warm-up's one-card index instead of the art index: the warm-up's own requests
-     * over HTTP ({@link WarmUpRequests}); 404 to any request without its token. Not in the OpenAPI document.
+     * over HTTP ({@link WarmUpRequests}). Only those reach it: {@link MatchUploads} answers 404 to any request
+     * without the token before its body is read. Not in the OpenAPI document.
      */
     @POST
     @Path("warm-up")
@@ -239,9 +240,6 @@ public class MatchResource {
     @Blocking
     @Operation(hidden = true)
     public Uni<MatchesView> warmUp(@Context RoutingContext request) {
-        if (!WarmUpRequests.admits(request.request().getHeader(WarmUpRequests.HEADER))) {
-            return Uni.createFrom().failure(ProblemException.notFound("There is nothing at this path."));
-        }
         return matched(request, MatchResource::warmUpIndex);
     }
 
