@@ -602,7 +602,8 @@ public final class ScryfallStandIn implements AutoCloseable {
      * A generated card image for a Scryfall {@code small} image path of a card's front face
      * ({@code /small/front/a/b/<card id>.jpg}) or its back face ({@code /small/back/a/b/<card id>.jpg}, as Scryfall
      * serves the second face of a double-faced card): the card art of {@link #imageSeed(String, boolean)}, a
-     * 146×204 JPEG, a different picture for each face. Generated images are kept, so each is drawn once.
+     * 146×204 JPEG, a different picture for each face. Generated images are kept, in memory and on disk for the
+     * build's other JVMs ({@link SmallJpegFiles}), so each is drawn once.
      */
     private Served image(String path) {
         String name = path.substring(path.lastIndexOf('/') + 1);
@@ -611,7 +612,7 @@ public final class ScryfallStandIn implements AutoCloseable {
         boolean back = path.contains("/small/back/");
         byte[] jpeg;
         try {
-            jpeg = images.computeIfAbsent(imageKey(path), key -> CardArtGenerator.smallJpeg(imageSeed(id, back)));
+            jpeg = images.computeIfAbsent(imageKey(path), key -> SmallJpegFiles.smallJpeg(imageSeed(id, back)));
         } catch (IllegalArgumentException e) {
             return error(404, "not_found", "No such image.");
         }
