@@ -17,9 +17,10 @@ public final class CardViews {
     }
 
     /** A card in a list. {@code retired_at} is set when the card left Scryfall's file. */
-    public record CardSummary(UUID id, UUID oracleId, String name, String lang, String layout, String set,
-            String collectorNumber, LocalDate releasedAt, UUID illustrationId, String imageSmallUri,
-            Instant retiredAt) {
+    public record CardSummary(UUID id, @Schema(nullable = true) UUID oracleId, String name, String lang,
+            String layout, String set, String collectorNumber, @Schema(nullable = true) LocalDate releasedAt,
+            @Schema(nullable = true) UUID illustrationId, @Schema(nullable = true) String imageSmallUri,
+            @Schema(nullable = true) Instant retiredAt) {
 
     }
 
@@ -27,9 +28,10 @@ public final class CardViews {
      * One card with Scryfall's whole card object: {@code scryfall} is the object's JSON text as the bulk file had it,
      * sent as it is (a JSON object in the answer, never re-encoded).
      */
-    public record CardDetail(UUID id, UUID oracleId, String name, String lang, String layout, String set,
-            String collectorNumber, LocalDate releasedAt, UUID illustrationId, String imageSmallUri,
-            Instant firstSeenAt, Instant updatedAt, Instant retiredAt,
+    public record CardDetail(UUID id, @Schema(nullable = true) UUID oracleId, String name, String lang,
+            String layout, String set, String collectorNumber, @Schema(nullable = true) LocalDate releasedAt,
+            @Schema(nullable = true) UUID illustrationId, @Schema(nullable = true) String imageSmallUri,
+            Instant firstSeenAt, Instant updatedAt, @Schema(nullable = true) Instant retiredAt,
             @JsonRawValue @Schema(type = SchemaType.OBJECT, description = "Scryfall's card object") String scryfall) {
 
         /** The columns {@link #of(Row)} reads, for a {@code SELECT} from {@code card}. */
@@ -59,8 +61,10 @@ public final class CardViews {
     }
 
     /** A set. */
-    public record SetView(UUID id, String code, String name, String setType, LocalDate releasedAt,
-            Integer cardCount, String parentSetCode, boolean digital, String iconSvgUri) {
+    public record SetView(UUID id, String code, String name, @Schema(nullable = true) String setType,
+            @Schema(nullable = true) LocalDate releasedAt, @Schema(nullable = true) Integer cardCount,
+            @Schema(nullable = true) String parentSetCode, boolean digital,
+            @Schema(nullable = true) String iconSvgUri) {
 
         static SetView of(CardSet set) {
             return new SetView(set.id, set.code, set.name, set.setType, set.releasedAt, set.cardCount,

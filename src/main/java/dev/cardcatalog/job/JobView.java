@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * A job as {@code GET /api/jobs/{id}} shows it, with its runs newest first. {@code interrupted} is true for a
@@ -15,13 +16,17 @@ import java.util.UUID;
  * (SERVICE.md §9), null when it has none.
  */
 public record JobView(UUID id, String kind, String trigger, JobState state, boolean interrupted, int retryCount,
-        Instant retryAt, String lastError, String message, String source, Instant createdAt, Instant updatedAt,
-        Instant finishedAt, Instant cancelRequestedAt, String cancelledBy, boolean acceptFewerArtworks,
-        String consentedBy, String traceId, List<RunView> runs) {
+        @Schema(nullable = true) Instant retryAt, @Schema(nullable = true) String lastError,
+        @Schema(nullable = true) String message, String source, Instant createdAt, Instant updatedAt,
+        @Schema(nullable = true) Instant finishedAt, @Schema(nullable = true) Instant cancelRequestedAt,
+        @Schema(nullable = true) String cancelledBy, boolean acceptFewerArtworks,
+        @Schema(nullable = true) String consentedBy, @Schema(nullable = true) String traceId, List<RunView> runs) {
 
     /** One run: its stage, done/total for the stage (bytes or records), counts so far, heartbeat. */
-    public record RunView(UUID id, int attempt, RunStatus status, String stage, Long done, Long total,
-            Map<String, Long> counts, String message, String version, String languages, String owner,
-            Instant startedAt, Instant heartbeatAt, Instant progressedAt, Instant finishedAt) {
+    public record RunView(UUID id, int attempt, RunStatus status, @Schema(nullable = true) String stage,
+            @Schema(nullable = true) Long done, @Schema(nullable = true) Long total, Map<String, Long> counts,
+            @Schema(nullable = true) String message, @Schema(nullable = true) String version,
+            @Schema(nullable = true) String languages, String owner, Instant startedAt, Instant heartbeatAt,
+            Instant progressedAt, @Schema(nullable = true) Instant finishedAt) {
     }
 }

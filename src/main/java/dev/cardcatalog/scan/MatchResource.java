@@ -136,7 +136,7 @@ public class MatchResource {
      *                      split, flip, adventure)
      */
     public record Printing(UUID id, String name, String set, String collectorNumber, String lang,
-            String imageSmallUri, Face face) {
+            @Schema(nullable = true) String imageSmallUri, @Schema(nullable = true) Face face) {
     }
 
     /**

@@ -37,7 +37,8 @@ public class QuietWindowResource {
 
     /** A window as operators see it; {@code open} is whether it is open now. Times are UTC instants. */
     public record QuietWindowView(String scope, boolean open, Instant openedAt, Instant until, String openedBy,
-            String reason, Instant closedAt, String closedBy) {
+            @Schema(nullable = true) String reason, @Schema(nullable = true) Instant closedAt,
+            @Schema(nullable = true) String closedBy) {
 
         static QuietWindowView of(QuietWindow.Record window, Instant now) {
             return new QuietWindowView(window.scope(), window.until().isAfter(now), window.openedAt(),
