@@ -1,5 +1,7 @@
 package dev.cardcatalog.job;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.cardcatalog.platform.StrictBoolean;
 import jakarta.validation.constraints.Pattern;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -17,7 +19,7 @@ public record JobRequest(
         @Pattern(regexp = "manual|scheduled|api", message = "must be manual, scheduled or api") String trigger,
         @Schema(defaultValue = "false", description = "Art builds only: the operator's consent to publish an index "
                 + "with fewer artworks than the current one (SERVICE.md §5.8). A 400 on a refresh.")
-        Boolean acceptFewerArtworks) {
+        @JsonDeserialize(using = StrictBoolean.class) Boolean acceptFewerArtworks) {
 
     JobTrigger jobTrigger() {
         return trigger == null ? JobTrigger.MANUAL : JobTrigger.fromWire(trigger).orElseThrow();

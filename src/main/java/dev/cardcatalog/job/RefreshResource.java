@@ -1,5 +1,7 @@
 package dev.cardcatalog.job;
 
+import dev.cardcatalog.platform.StrictJson;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -45,6 +47,7 @@ public class RefreshResource {
             headers = @Header(name = "Location", ref = "Location"),
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = JobView.class)))
+    @CustomDeserialization(StrictJson.class)
     public Response create(@RequestBody(required = false) @Valid JobRequest request) {
         return submission.submit(JobKind.REFRESH, request, identity.getPrincipal().getName());
     }

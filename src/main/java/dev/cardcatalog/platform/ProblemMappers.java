@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.quarkus.logging.Log;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -14,6 +15,7 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.Comparator;
+import java.util.List;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
@@ -70,8 +72,8 @@ public class ProblemMappers {
             String field = mapping.getPath().stream()
                     .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
                     .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
-            return Problem.of("invalid-request", "Invalid request", 400,
-                    field + ": the value is not of the expected type.").with("field", field);
+            return Problem.of("invalid-request", "Invalid request", 400, field + ": " + wrongShape(mapping) + ".")
+                    .with("field", field);
         }
         if (e instanceof StreamConstraintsException) {
             return Problem.of("invalid-request", "Invalid request", 400,
@@ -80,6 +82,30 @@ public class ProblemMappers {
         }
         return Problem.of("invalid-request", "Invalid request", 400, "The body is not valid JSON: "
                 + e.getOriginalMessage()).with("field", "body");
+    }
+
+    /**
+     * What is wrong with a field's value, in words: not a field of the request (with the fields it has), or not of
+     * the type it needs (said for the types requests carry); otherwise "the value is not of the expected type".
+     */
+    private static String wrongShape(JsonMappingException e) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            List<String> known = unknown.getKnownPropertyIds() == null ? List.of()
+                    : unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList();
+            return "not a field of this request" + (known.isEmpty() ? "" : " (its fields: "
+                    + String.join(", ", known) + ")");
+        }
+        Class<?> target = e instanceof MismatchedInputException mismatch ? mismatch.getTargetType() : null;
+        if (target == Boolean.class || target == boolean.class) {
+            return "must be true or false";
+        }
+        if (target == String.class) {
+            return "must be a string";
+        }
+        if (target != null && (Number.class.isAssignableFrom(target) || target == int.class || target == long.class)) {
+            return "must be a number";
+        }
+        return "the value is not of the expected type";
     }
 
     @ServerExceptionMapper

@@ -2,11 +2,13 @@ package dev.cardcatalog.platform;
 
 import static dev.cardcatalog.testing.TestUsers.asOperator;
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
 import dev.cardcatalog.testing.CardCatalogTestResource;
+import dev.cardcatalog.testing.TestDatabase;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
@@ -42,10 +44,10 @@ class BadRequestsTest {
                     .urlEncodingEnabled(false).get(path).then().statusCode(400)
                     .contentType("application/problem+json").body("field", equalTo("id"))
                     .extract().jsonPath().getString("detail");
-            org.assertj.core.api.Assertions.assertThat(detail).as(path)
+            assertThat(detail).as(path)
                     .contains("\\x00\\x1b[2J\\x1b]0;owned\\x07\\x85\\x9b\\u{202E}")
                     .hasSizeLessThan(200);
-            org.assertj.core.api.Assertions.assertThat(detail.codePoints()).as(path)
+            assertThat(detail.codePoints()).as(path)
                     .noneMatch(c -> c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x202E);
         }
     }
@@ -54,10 +56,41 @@ class BadRequestsTest {
     void aBodyThatIsNotJsonIsNamedAsTheBody() {
         invalid(asOperator().contentType("application/json").body("{bad").post("/api/refreshes").then(), "body")
                 .body("detail", containsString("not valid JSON"));
-        // an unknown member is ignored, but not one nested deeper than Jackson's limit of 1,000
+        // nested deeper than Jackson's limit of 1,000, in whatever member: the body, never the reader's own words
         invalid(asOperator().contentType("application/json").body("{\"x\":" + "[".repeat(1_100))
                 .post("/api/refreshes").then(), "body")
                 .body("detail", not(containsString("StreamReadConstraints")));
+    }
+
+    @Test
+    void aFieldTheRequestDoesNotHaveIsRefusedNamedNotDropped() {
+        long jobs = TestDatabase.count("SELECT count(*) FROM job");
+        for (String path : new String[] {"/api/refreshes", "/api/art-builds"}) {
+            for (String field : new String[] {"accept_fewer_artwork", "acceptFewerArtworks", "Trigger", "type"}) {
+                invalid(asOperator().contentType("application/json").body("{\"" + field + "\":true}").post(path)
+                        .then(), field)
+                        .body("detail", equalTo(field + ": not a field of this request (its fields: "
+                                + "accept_fewer_artworks, trigger)."));
+            }
+            invalid(asOperator().contentType("application/json")
+                    .body("{\"trigger\":\"manual\",\"accept_fewer_artworks\":true,\"force\":1}").post(path).then(),
+                    "force");
+        }
+        assertThat(TestDatabase.count("SELECT count(*) FROM job")).as("no job queued").isEqualTo(jobs);
+    }
+
+    @Test
+    void aValueOfTheWrongTypeSaysTheTypeItMustBe() {
+        for (String value : new String[] {"\"yes\"", "\"true\"", "1", "0", "[true]", "{}"}) {
+            invalid(asOperator().contentType("application/json").body("{\"accept_fewer_artworks\":" + value + "}")
+                    .post("/api/art-builds").then(), "accept_fewer_artworks")
+                    .body("detail", equalTo("accept_fewer_artworks: must be true or false."));
+        }
+        for (String value : new String[] {"[\"api\"]", "{\"a\":1}"}) {
+            invalid(asOperator().contentType("application/json").body("{\"trigger\":" + value + "}")
+                    .post("/api/refreshes").then(), "trigger")
+                    .body("detail", equalTo("trigger: must be a string."));
+        }
     }
 
     @Test
