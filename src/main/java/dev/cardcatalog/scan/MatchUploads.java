@@ -105,17 +105,29 @@ public class MatchUploads {
 
     void install(@Observes Router router) {
         router.route(HttpMethod.POST, PATH).order(ORDER).handler(this::receive);
-        router.route(HttpMethod.POST, WarmUpRequests.PATH).order(ORDER).handler(this::receiveWarmUp);
+        // every method: to anyone but the warm-up the path is as absent as any other (no 405 that says it exists)
+        router.route(WarmUpRequests.PATH).order(ORDER).handler(this::receiveWarmUp);
     }
 
-    /** The warm-up's own request ({@link WarmUpRequests}) is received as an upload; anyone else's is a 404. */
+    /**
+     * The warm-up's own request ({@link WarmUpRequests}: a POST with its token) is received as an upload; anyone
+     * else's is the 404 of a path that does not exist ({@code ProblemMappers}' words), its body not read.
+     */
     private void receiveWarmUp(RoutingContext ctx) {
-        if (WarmUpRequests.admits(ctx.request().getHeader(WarmUpRequests.HEADER))) {
+        HttpServerRequest request = ctx.request();
+        if (request.method() == HttpMethod.POST && WarmUpRequests.admits(request.getHeader(WarmUpRequests.HEADER))) {
             receive(ctx);
+            return;
+        }
+        // as every answer to a request that may carry credentials (SERVICE.md §7)
+        ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        Problem absent = Problem.of("not-found", "Not found", 404, "Nothing is at " + WarmUpRequests.PATH + ".");
+        if (declaredLength(request) <= 0 && request.getHeader(HttpHeaders.TRANSFER_ENCODING) == null) {
+            // no body to drop: the connection stays open, as for any other 404
+            ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                    .end(body(absent, ctx));
         } else {
-            // as every answer to a request that may carry credentials (SERVICE.md §7)
-            ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-            answerAndDrop(ctx, Problem.of("not-found", "Not found", 404, "There is nothing at this path."));
+            answerAndDrop(ctx, absent);
         }
     }
 

@@ -168,6 +168,33 @@ class AccessRulesTest {
     }
 
     @Test
+    void aProcessOnlyPathAnswersEveryMethodAsAPathThatDoesNotExist() {
+        SoftAssertions softly = new SoftAssertions();
+        for (String key : RULES.keySet().stream().filter(k -> RULES.get(k) == Rule.PROCESS).toList()) {
+            String path = key.substring(key.indexOf(' ') + 1);
+            Response absent = given().get(path + "-not-here");
+            for (String method : List.of("GET", "PUT", "DELETE", "PATCH", "POST")) {
+                for (RequestSpecification request : List.of(given(), asOperator(),
+                        given().header("Card-Catalog-Warm-Up", UUID.randomUUID().toString()),
+                        given().contentType("image/jpeg").body(new byte[2048]))) {
+                    Response answer = request.request(method, path);
+                    String as = method + " " + path + ": " + answer.asString();
+                    softly.assertThat(answer.statusCode()).as(as).isEqualTo(404);
+                    softly.assertThat(answer.contentType()).as(as).startsWith(PROBLEM);
+                    softly.assertThat(answer.jsonPath().getString("type")).as(as)
+                            .isEqualTo(absent.jsonPath().getString("type"));
+                    softly.assertThat(answer.jsonPath().getString("detail")).as(as)
+                            .isEqualTo(absent.jsonPath().getString("detail").replace(path + "-not-here", path));
+                }
+                // without a body, nothing to drop: the connection stays open, as for any other 404
+                softly.assertThat(given().request(method, path).header("Connection")).as(method + " " + path)
+                        .isNotEqualToIgnoringCase("close");
+            }
+        }
+        softly.assertAll();
+    }
+
+    @Test
     void anUnknownUserAndAWrongPasswordGetTheSameAnswerAndTheAttemptIsLoggedWithoutThePassword() {
         List<String> logged = new CopyOnWriteArrayList<>();
         Handler capture = new Handler() {
