@@ -92,8 +92,10 @@ public class AdminResource {
                         + ProblemException.quote(text) + "."));
         Paging paging = Paging.of(page, null);
         AdminPage.Notice notice = pages.notice(result, uuid(job), instant(until), uuid(from));
-        return Response.ok(Templates.page(pages.page(identity.getPrincipal().getName(), identity.hasRole("operator"),
-                filter, paging.page(), notice))).build();
+        // rendered here: a TemplateInstance inside a Response is written as bare text/html, without its charset
+        String html = Templates.page(pages.page(identity.getPrincipal().getName(), identity.hasRole("operator"),
+                filter, paging.page(), notice)).render();
+        return Response.ok(html, MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
     /** "Refresh now": queues a refresh (trigger {@code manual}); refused while a refresh is in flight. */

@@ -126,6 +126,15 @@ class SecurityHeadersTest {
     }
 
     @Test
+    void everyPageForPeopleSaysItsCharset() {
+        Map<String, Response> pages = Map.of("/scan", anonymous().get("/scan"), "/admin", asViewer().get("/admin"));
+        pages.forEach((path, page) -> {
+            assertThat(page.statusCode()).as(path).isEqualTo(200);
+            assertThat(page.header("Content-Type")).as(path).matches("text/html; ?charset=(?i:utf-8)");
+        });
+    }
+
+    @Test
     void theScanPageAloneMayShowTheChosenPhotoAndTheImageHostsImagesAndNothingElseIsWidened() {
         Response page = anonymous().get("/scan");
 
