@@ -73,7 +73,8 @@ public class ApiDocumentFilter implements OASFilter {
     /** The 400 of a POST sent as a form without the CSRF token. */
     static final String FORM_REFUSAL = "A body sent as an HTML form (`application/x-www-form-urlencoded` or "
             + "`multipart/form-data`) without the admin page's CSRF token is refused by the CSRF filter with a 400 "
-            + "without a body, on every POST: send JSON, or no body.";
+            + "without a body, where the operation takes no body (an operation that takes one answers 415 first): "
+            + "send JSON, or no body.";
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {

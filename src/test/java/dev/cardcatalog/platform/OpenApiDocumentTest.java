@@ -13,6 +13,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
@@ -336,11 +337,22 @@ class OpenApiDocumentTest {
             assertThat(unsupported.jsonPath().getString("type")).isEqualTo(Problem.TYPE_BASE
                     + "unsupported-media-type");
         }
-        // a form without the admin page's CSRF token, on any POST: the filter's bare 400
+        // a form without the admin page's CSRF token, on a POST that takes no body: the filter's bare 400
         Response form = asOperator().contentType("application/x-www-form-urlencoded").formParam("scope", "x")
                 .post("/api/scryfall/quiet-windows/api.scryfall.com/close");
         assertThat(form.statusCode()).isEqualTo(400);
         assertThat(form.asString()).isEmpty();
+        // and on one that takes a body, its content type is refused first (docs/api.md#access)
+        for (String path : List.of("/api/refreshes", "/api/art-builds", "/api/art-index/matches")) {
+            for (RequestSpecification sent : List.of(
+                    asOperator().contentType("application/x-www-form-urlencoded").formParam("trigger", "manual"),
+                    asOperator().multiPart("trigger", "manual"))) {
+                Response refused = sent.post(path);
+                assertThat(refused.statusCode()).as(path + ": " + refused.asString()).isEqualTo(415);
+                assertThat(refused.jsonPath().getString("type")).isEqualTo(Problem.TYPE_BASE
+                        + "unsupported-media-type");
+            }
+        }
     }
 
     /** {@code `id` | `METHOD /path` | 200; 400 `invalid-request`; 503 `a` `b`} as the table writes it. */
