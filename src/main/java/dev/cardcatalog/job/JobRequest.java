@@ -11,7 +11,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * {@code {"trigger": "manual" | "scheduled" | "api", "accept_fewer_artworks": true}}. {@code trigger} is
  * {@code manual} when absent. The weekly CronJob sends {@code scheduled}, which skips a refresh of a version already
  * applied. {@code accept_fewer_artworks} (art builds only, false when absent) is the operator's consent to publish an
- * index with fewer artworks than the current one (SERVICE.md §5.8); on a refresh it is a 400 naming the field.
+ * index with fewer artworks than the current one (SERVICE.md §5.8); on a refresh it is a 400 naming the field. The
+ * resources read it strictly ({@code StrictJson}, {@code StrictBoolean}): a field it does not have, or a consent
+ * that is not JSON {@code true} or {@code false}, is a 400 naming the field, never dropped or guessed.
  */
 public record JobRequest(
         @Schema(type = SchemaType.STRING, enumeration = {"manual", "scheduled", "api"}, defaultValue = "manual",
