@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * static files, so the policy allows no inline script or style; JSON and files are unaffected by it. A page that
  * must show images from elsewhere widens {@code img-src} for its own answer only ({@link #showImagesFrom}).</li>
  * <li>An answer made for an authenticated user (HTTP Basic or a bearer token; the identity was checked for an
- * endpoint that needs one): {@code Cache-Control: no-store}, so neither a shared cache nor the browser keeps it.
+ * endpoint that needs one), and every 401 (the refusal of a request's credentials, or of their absence, on an
+ * endpoint that needs a user): {@code Cache-Control: no-store}, so neither a shared cache nor the browser keeps it.
  * Public answers keep their own caching headers.</li>
  * <li>A Basic challenge names its character set: {@code WWW-Authenticate: Basic realm="card-catalog",
  * charset="UTF-8"} (RFC 7617 §2.1). Quarkus decodes Basic credentials as UTF-8 but does not say so.</li>
@@ -112,7 +113,7 @@ public class SecurityHeaders {
                             ? images.policy() : CONTENT_SECURITY_POLICY);
                     headers.set("X-Frame-Options", "DENY");
                 }
-                if (authenticated(context)) {
+                if (authenticated(context) || context.response().getStatusCode() == 401) {
                     headers.set("Cache-Control", "no-store");
                 }
                 basicChallengeWithCharset(headers);

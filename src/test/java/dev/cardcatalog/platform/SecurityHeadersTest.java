@@ -98,6 +98,8 @@ class SecurityHeadersTest {
                 .containsExactly(BASIC_CHALLENGE);
         softly.assertThat(problems.get("401 with a wrong password").headers().getValues("WWW-Authenticate"))
                 .containsExactly(BASIC_CHALLENGE);
+        softly.assertThat(problems.get("401 without credentials").header("Cache-Control")).isEqualTo("no-store");
+        softly.assertThat(problems.get("401 with a wrong password").header("Cache-Control")).isEqualTo("no-store");
         softly.assertThat(problems.get("403 for a viewer").header("Cache-Control")).isEqualTo("no-store");
         softly.assertThat(problems.get("400 for a bad filter").header("Cache-Control")).isEqualTo("no-store");
         softly.assertAll();
