@@ -12,10 +12,12 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
@@ -23,6 +25,12 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * {@code type}; no stack trace or class name reaches a client, and a 5xx is logged here.
  */
 public class ProblemMappers {
+
+    private final AcceptedTypes accepted;
+
+    public ProblemMappers(AcceptedTypes accepted) {
+        this.accepted = accepted;
+    }
 
     @ServerExceptionMapper
     public Response problem(ProblemException e, UriInfo uri) {
@@ -115,7 +123,7 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response webApplication(WebApplicationException e, UriInfo uri) {
+    public Response webApplication(WebApplicationException e, UriInfo uri, Request request) {
         int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
         if (status >= 500) {
             Log.errorf(e, "request %s failed", Echo.of(uri.getPath()));
@@ -132,7 +140,9 @@ public class ProblemMappers {
             case 400 -> "The request body or a parameter could not be read.";
             case 405 -> "This method is not allowed here.";
             case 406 -> "No acceptable representation.";
-            case 415 -> "This content type is not supported here.";
+            case 415 -> Objects.requireNonNullElse(
+                    AcceptedTypes.sentence(accepted.at(request.getMethod(), uri.getPath())),
+                    "This content type is not supported here.");
             default -> reason + ".";
         };
         return respond(Problem.of(slug(reason), reason, status, detail).at(uri.getPath()));

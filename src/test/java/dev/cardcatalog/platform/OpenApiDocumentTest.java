@@ -329,14 +329,19 @@ class OpenApiDocumentTest {
         assertThat(notAcceptable.statusCode()).isEqualTo(406);
         assertThat(notAcceptable.contentType()).startsWith(PROBLEM);
         assertThat(notAcceptable.jsonPath().getString("type")).isEqualTo(Problem.TYPE_BASE + "not-acceptable");
-        for (Response unsupported : List.of(
-                asOperator().contentType("text/plain").body("manual").post("/api/refreshes"),
-                asOperator().contentType("text/plain").body("manual").post("/api/art-builds"),
-                anonymous().contentType("text/plain").body("not a photo").post("/api/art-index/matches"))) {
-            assertThat(unsupported.statusCode()).as(unsupported.asString()).isEqualTo(415);
-            assertThat(unsupported.jsonPath().getString("type")).isEqualTo(Problem.TYPE_BASE
-                    + "unsupported-media-type");
-        }
+        String json = "This operation takes a body of type application/json.";
+        String photo = "This operation takes a body of type image/jpeg, image/png or application/octet-stream.";
+        Map<Response, String> unsupported = new LinkedHashMap<>();
+        unsupported.put(asOperator().contentType("text/plain").body("manual").post("/api/refreshes"), json);
+        unsupported.put(asOperator().contentType("text/plain").body("manual").post("/api/art-builds/"), json);
+        unsupported.put(anonymous().contentType("text/plain").body("not a photo").post("/api/art-index/matches"),
+                photo);
+        unsupported.put(anonymous().contentType("image/gif").body("GIF89a".getBytes(StandardCharsets.US_ASCII)).post("/api/art-index/matches"), photo);
+        unsupported.forEach((answer, detail) -> {
+            assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(415);
+            assertThat(answer.jsonPath().getString("type")).isEqualTo(Problem.TYPE_BASE + "unsupported-media-type");
+            assertThat(answer.jsonPath().getString("detail")).as("what the operation takes").isEqualTo(detail);
+        });
         // a form without the admin page's CSRF token, on a POST that takes no body: the filter's bare 400
         Response form = asOperator().contentType("application/x-www-form-urlencoded").formParam("scope", "x")
                 .post("/api/scryfall/quiet-windows/api.scryfall.com/close");
@@ -351,6 +356,8 @@ class OpenApiDocumentTest {
                 assertThat(refused.statusCode()).as(path + ": " + refused.asString()).isEqualTo(415);
                 assertThat(refused.jsonPath().getString("type")).isEqualTo(Problem.TYPE_BASE
                         + "unsupported-media-type");
+                assertThat(refused.jsonPath().getString("detail")).as(path)
+                        .isEqualTo(path.endsWith("matches") ? photo : json);
             }
         }
     }
