@@ -7,9 +7,9 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
 import dev.cardcatalog.testing.CardCatalogTestResource;
-import dev.cardcatalog.testing.NoBackOffProfile;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
+import dev.cardcatalog.testing.ShortRetryProfile;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestDatabase;
 import io.quarkus.test.common.WithTestResource;
@@ -36,10 +36,11 @@ import org.junit.jupiter.api.Test;
  * The quiet window's bounds (SERVICE.md §3.3): whatever wait an answer asks for, no exception escapes the call and
  * no window outlives {@code quiet-window-max} (1 h); an operator closes a window early, recorded with who and when.
  * Generated values as in {@link RetryAfterPropertiesTest}: a failure names the seed; rerun it with
- * {@code -Dquietwindow.seed=<seed>}.
+ * {@code -Dquietwindow.seed=<seed>}. MAX_BACK_OFF is 1 s here ({@link ShortRetryProfile}): an answer that asks for
+ * more ends the call at once and opens a window, one that asks for 1 s or less is waited for and the call tried again.
  */
 @QuarkusTest
-@TestProfile(NoBackOffProfile.class)
+@TestProfile(ShortRetryProfile.class)
 @WithTestResource(CardCatalogTestResource.class)
 class QuietWindowTest {
 

@@ -5,8 +5,8 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * Retries, rate limits and the Scryfall client's waits: the classes of {@code ShortRetryProfile},
- * {@code ShortLockoutProfile} and {@code NoBackOffProfile} (see the package).
+ * Retries, rate limits, quiet windows and the Scryfall client's waits: the classes of {@code ShortRetryProfile} and
+ * {@code ShortLockoutProfile} (see the package).
  */
 @Suite
 @SelectPackages("dev.cardcatalog")
