@@ -64,7 +64,7 @@ final class Instances implements AutoCloseable {
         config.put("card-catalog.data-dir", root.resolve(name).toAbsolutePath().toString());
         // art builds only where a test asks for them
         config.put("card-catalog.art.enabled", "false");
-        // an upload's deadline is wall-clock time, and three IT forks share the machine: as in the test profile,
+        // an upload's deadline is wall-clock time, and four IT forks share the machine: as in the test profile,
         // room for a loaded machine (HostileUploadsIT sets its own, to test it)
         config.put("card-catalog.art.upload-deadline", "30s");
         // the match warm-up (about 5 s of CPU a start) only where a test matches photos
