@@ -83,6 +83,8 @@ class SuitesTest {
         assertThat(suite("dev.cardcatalog.admin.AdminPageBrowserTest")).isEqualTo("ServiceSuite");
         assertThat(suite("dev.cardcatalog.job.CommandFlowTest")).isEqualTo("ServiceSuite");
         assertThat(suite("dev.cardcatalog.platform.MonitoringTest")).isEqualTo("ServiceSuite");
+        assertThat(suite("dev.cardcatalog.scan.CardFinderTest")).isEqualTo("ServiceSuite");
+        assertThat(suite("dev.cardcatalog.scan.CardWarpTest")).isEqualTo("ArtAndScanSuite");
     }
 
     static String suite(String className) {
