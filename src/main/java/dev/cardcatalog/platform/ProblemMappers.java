@@ -118,8 +118,12 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response notFound(NotFoundException e, UriInfo uri) {
-        return respond(Problem.of("not-found", "Not found", 404, "Nothing is at " + uri.getPath() + ".")
-                .at(uri.getPath()));
+        return respond(nothingAt(uri.getPath()));
+    }
+
+    /** The 404 of a path where nothing is, in the words every such answer uses; {@code instance} is the path. */
+    public static Problem nothingAt(String path) {
+        return Problem.of("not-found", "Not found", 404, "Nothing is at " + path + ".").at(path);
     }
 
     @ServerExceptionMapper

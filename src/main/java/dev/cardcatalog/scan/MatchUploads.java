@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cardcatalog.platform.BodyLimit;
 import dev.cardcatalog.platform.Problem;
+import dev.cardcatalog.platform.ProblemMappers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -121,7 +122,7 @@ public class MatchUploads {
         }
         // as every answer to a request that may carry credentials (SERVICE.md §7)
         ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-        Problem absent = Problem.of("not-found", "Not found", 404, "Nothing is at " + WarmUpRequests.PATH + ".");
+        Problem absent = ProblemMappers.nothingAt(WarmUpRequests.PATH);
         if (declaredLength(request) <= 0 && request.getHeader(HttpHeaders.TRANSFER_ENCODING) == null) {
             // no body to drop: the connection stays open, as for any other 404
             ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
