@@ -229,9 +229,9 @@ public class MatchResource {
     }
 
     /**
-     * {@link #match}, against the warm-up's one-card index instead of the art index: the warm-up's own requests
-     * over HTTP ({@link WarmUpRequests}). Only those reach it: {@link MatchUploads} answers 404 to any request
-     * without the token before its body is read. Not in the OpenAPI document.
+     * {@link #match}, against the warm-up's index of drawn artworks instead of the art index: the warm-up's own
+     * requests over HTTP ({@link WarmUpRequests}). Only those reach it: {@link MatchUploads} answers 404 to any
+     * request without the token before its body is read. Not in the OpenAPI document.
      */
     @POST
     @Path("warm-up")
@@ -247,9 +247,9 @@ public class MatchResource {
     private record Index(String fileName, ArtMatcher matcher) {
     }
 
-    /** The warm-up's one-card index, drawn once ({@link MatchWarmUp#indexOf}). */
+    /** The warm-up's index of drawn artworks, drawn once ({@link MatchWarmUp#index}). */
     private static final class WarmUpIndex {
-        static final Index INDEX = new Index(WarmUpRequests.INDEX, MatchWarmUp.indexOf(MatchWarmUp.card()));
+        static final Index INDEX = new Index(WarmUpRequests.INDEX, MatchWarmUp.index());
     }
 
     private static Index warmUpIndex() {

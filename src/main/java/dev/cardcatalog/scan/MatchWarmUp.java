@@ -22,7 +22,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import javax.imageio.ImageIO;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -30,14 +33,15 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Runs the match's code at start, before the replica reports ready: a whole photo of a card on a table (a JPEG of
- * 1,600 × 1,200, the card turned 12°), the same card as a guide crop (a JPEG) and as a PNG, each decoded by the
- * uploads' own decoder and matched by the uploads' own {@link PhotoMatch} (the crops by its guide-crop path, the
- * photo by its search) against an index of that one card,
+ * Runs the match's code at start, before the replica reports ready, over drawn photos of each kind the match is
+ * made for ({@link #photos}): a whole photo of a card on a table (1,600 × 1,200), a 12-megapixel one on a checked
+ * cloth, turned and tilted, a 12-megapixel binder page of nine cards, a table with no card, and a guide crop as a
+ * JPEG and as a PNG. Each is decoded by the uploads' own decoder and matched by the uploads' own {@link PhotoMatch}
+ * against the warm-up's own index of {@value #ARTWORKS} drawn artworks ({@link #index}),
  * {@code card-catalog.art.match-warm-up-passes} times; then, for {@code card-catalog.art.match-warm-up-over-http}
- * (30 s), the whole photo and the guide crop posted to the replica's own match endpoint over loopback
- * ({@link WarmUpRequests}: the same upload handling, turns, decoding, search and answer, against the same one-card
- * index). The photos are drawn here, nothing is read from disk or another host, and the art index is not touched.
+ * (30 s), the JPEGs are posted to the replica's own match endpoint over loopback ({@link WarmUpRequests}: the same
+ * upload handling, turns, decoding, search and answer, against the same index). The photos are drawn here, nothing
+ * is read from disk or another host, and the art index is not touched.
  *
  * <p>Why: an upload's decoding, card finding and matching have {@code card-catalog.art.upload-deadline} (2 s)
  * together, in wall-clock time. A replica's first match otherwise loads the decoders' and the card finder's
@@ -50,14 +54,36 @@ import org.eclipse.microprofile.health.Readiness;
  * own start fills the optimising compiler's queue), and the HTTP path not compiled at all, so a new replica's first
  * minute of photos compiled both (docs/benchmarks.md, "What the cold minute waits for"). Thousands of requests over
  * 30 s, four at a time, reach the optimising compiler.
+ *
+ * <p>Why photos of every kind and an index of many artworks: the optimising compiler leaves out the branches a
+ * method has not taken while it was profiled, and an input that takes one later throws the compiled code away ("made
+ * not entrant") to have it compiled again. Warmed by one 1,600 × 1,200 photo against a one-card index, the first
+ * 12-megapixel photo of a real minute did that to some twenty of the search's and the matcher's hottest methods,
+ * and the minute's first two seconds answered in twice the usual time (docs/benchmarks.md, "The warm-up's photos").
  */
 @ApplicationScoped
 @Readiness
 public class MatchWarmUp implements HealthCheck {
 
     static final String NAME = "match warm-up";
-    /** The artwork of the drawn card, in the one-card index of the warm-up. */
+    /** The artwork of the drawn card ({@link #card()}), the first of the warm-up's index. */
     static final UUID ARTWORK = UUID.fromString("00000000-0000-4000-8000-00000000a11e");
+    /** How many drawn artworks the warm-up's index holds ({@link #index}). */
+    static final int ARTWORKS = 256;
+    /** How many drawn photos {@link #photos} gives. */
+    static final int PHOTOS = 6;
+    /** The cards in {@link #photos}: one in each photo of a card, nine on the binder page, none on the table. */
+    static final int CARDS_A_PASS = 13;
+
+    /**
+     * A drawn photo and the artworks drawn in it: those its cards should be matched to, confident.
+     *
+     * @param name  what it shows
+     * @param body  a JPEG or PNG
+     * @param drawn the artworks of the cards in it ({@link #artwork}); none for the table with no card
+     */
+    record Photo(String name, byte[] body, Set<UUID> drawn) {
+    }
 
     /** How a photo is found and matched: {@link MatchResource#rehearse} in the service. */
     @FunctionalInterface
@@ -111,14 +137,16 @@ public class MatchWarmUp implements HealthCheck {
         Thread thread = new Thread(() -> {
             long start = System.nanoTime();
             try {
-                int found = run(rehearsal, 1);
+                List<Photo> photos = photos();
+                ArtMatcher index = index();
+                int found = run(rehearsal, photos, index, 1);
                 long first = System.nanoTime();
-                found += run(rehearsal, passes - 1);
-                outcome = passes + (passes == 1 ? " pass" : " passes") + " of 3 photos, " + found + " cards found, in "
-                        + (System.nanoTime() - start) / 1_000_000 + " ms (the first pass "
-                        + (first - start) / 1_000_000 + " ms)";
+                found += run(rehearsal, photos, index, passes - 1);
+                outcome = passes + (passes == 1 ? " pass" : " passes") + " of " + PHOTOS + " photos, " + found
+                        + " of " + passes * CARDS_A_PASS + " cards found, in " + (System.nanoTime() - start) / 1_000_000
+                        + " ms (the first pass, with the drawing, " + (first - start) / 1_000_000 + " ms)";
                 if (requests != null && !overHttp.isZero()) {
-                    outcome += "; " + overHttp();
+                    outcome += "; " + overHttp(photos);
                 }
                 Log.infof("match code warmed up: %s", outcome);
             } catch (InterruptedException e) {
@@ -136,15 +164,15 @@ public class MatchWarmUp implements HealthCheck {
         thread.start();
     }
 
-    /** The requests over HTTP, {@link #overHttp} long: what they found, or why there were none. */
-    private String overHttp() throws InterruptedException {
-        BufferedImage card = card();
-        List<byte[]> photos = List.of(encode(onTable(card), "jpg"), encode(scaled(card, 3), "jpg"));
+    /** The requests over HTTP of {@code photos}' JPEGs, {@link #overHttp} long: what they found, or why none. */
+    private String overHttp(List<Photo> photos) throws InterruptedException {
+        // what phones send (a PNG is rehearsed by the passes)
+        List<Photo> jpegs = photos.stream().filter(photo -> photo.body()[0] != (byte) 0x89).toList();
         long start = System.nanoTime();
         try {
-            WarmUpRequests.Outcome http = requests.run(photos, ARTWORK, overHttp, SERVER_WAIT);
+            WarmUpRequests.Outcome http = requests.run(jpegs, overHttp, SERVER_WAIT);
             return http.sent() + " requests over HTTP in " + (System.nanoTime() - start) / 1_000_000 + " ms, "
-                    + http.answered() + " answered 200, " + http.found() + " cards found";
+                    + http.answered() + " answered 200, " + http.found() + " of " + http.drawn() + " cards found";
         } catch (IllegalStateException e) {
             Log.warnf("the match warm-up sent no request over HTTP: %s", e.getMessage());
             return "no request over HTTP: " + e.getMessage();
@@ -157,39 +185,95 @@ public class MatchWarmUp implements HealthCheck {
     }
 
     /**
-     * Matches the drawn photos {@code passes} times through {@code rehearsal}.
+     * Matches the drawn photos ({@link #photos}) {@code passes} times through {@code rehearsal}, against the
+     * warm-up's index ({@link #index}).
      *
-     * @return the cards found and matched confidently to the drawn card, over all passes (3 a pass when the code
-     *         works as it should)
+     * @return the cards found and matched confidently to an artwork drawn in their photo, over all passes
+     *         ({@value #CARDS_A_PASS} a pass when the code works as it should)
      * @throws ImageDecodeException if the uploads' decoder refuses a drawn photo
      */
     static int run(Rehearsal rehearsal, int passes) throws ImageDecodeException {
-        BufferedImage card = card();
-        ArtMatcher matcher = indexOf(card);
-        List<byte[]> photos = List.of(encode(onTable(card), "jpg"), encode(scaled(card, 3), "jpg"),
-                encode(card, "png"));
+        return passes == 0 ? 0 : run(rehearsal, photos(), index(), passes);
+    }
+
+    /** As {@link #run(Rehearsal, int)}, over {@code photos} against {@code matcher}. */
+    static int run(Rehearsal rehearsal, List<Photo> photos, ArtMatcher matcher, int passes)
+            throws ImageDecodeException {
         int found = 0;
         for (int pass = 0; pass < passes; pass++) {
-            for (byte[] photo : photos) {
-                for (PhotoMatch.Found cardFound : rehearsal.match(photo, matcher)) {
-                    if (cardFound.status() == MatchStatus.CONFIDENT
-                            && cardFound.nearest().get(0).artworkId().equals(ARTWORK)) {
-                        found++;
-                    }
-                }
+            for (Photo photo : photos) {
+                found += confident(rehearsal.match(photo.body(), matcher), photo.drawn());
             }
         }
         return found;
     }
 
-    /** An index of one artwork, {@link #ARTWORK}: {@code card}'s, fingerprinted as an art build fingerprints it. */
-    static ArtMatcher indexOf(BufferedImage card) {
-        return ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of(new ArtIndexFile.Entry(ARTWORK,
-                ArtFingerprint.compute(rgb(card), ArtSettings.FROZEN.zeroOffset()))));
+    /** How many of {@code found} are confident and matched to one of {@code drawn}. */
+    static int confident(List<PhotoMatch.Found> found, Set<UUID> drawn) {
+        int confident = 0;
+        for (PhotoMatch.Found card : found) {
+            if (card.status() == MatchStatus.CONFIDENT && drawn.contains(card.nearest().get(0).artworkId())) {
+                confident++;
+            }
+        }
+        return confident;
     }
 
-    /** A card as Scryfall's {@code small} image is (146 × 204): a black border, a frame, and an artwork in it. */
+    /**
+     * The warm-up's photos, drawn and encoded at each call (a 12-megapixel one is 37 MB of pixels while it is drawn),
+     * in this order: the card on a table, 1,600 × 1,200, turned 12° ({@link #onTable}); card 1 on a checked cloth in
+     * a 4,032 × 3,024 photo, turned and tilted ({@link #onCloth}); a 3,024 × 4,032 binder page of cards 0–8
+     * ({@link #binderPage}); a 2,048 × 1,536 photo of a table with no card ({@link #bareTable}); the card as a guide
+     * crop, a JPEG at three times its size; and the card as a PNG.
+     */
+    static List<Photo> photos() {
+        BufferedImage card = card();
+        List<BufferedImage> nine = new ArrayList<>();
+        Set<UUID> page = new HashSet<>();
+        for (int k = 0; k < 9; k++) {
+            nine.add(card(k));
+            page.add(artwork(k));
+        }
+        return List.of(
+                new Photo("a card on a table", encode(onTable(card), "jpg"), Set.of(ARTWORK)),
+                new Photo("a card on a cloth, 12 MP", encode(onCloth(card(1)), "jpg"), Set.of(artwork(1))),
+                new Photo("a binder page, 12 MP", encode(binderPage(nine), "jpg"), page),
+                new Photo("a table with no card", encode(bareTable(), "jpg"), Set.of()),
+                new Photo("a guide crop", encode(scaled(card, 3), "jpg"), Set.of(ARTWORK)),
+                new Photo("a guide crop, PNG", encode(card, "png"), Set.of(ARTWORK)));
+    }
+
+    /**
+     * The warm-up's index: {@value #ARTWORKS} artworks, those of {@link #card(int)} for k = 0 to
+     * {@value #ARTWORKS} − 1, fingerprinted as an art build fingerprints them, so that the matcher keeps and drops
+     * candidates as it does over a real index.
+     */
+    static ArtMatcher index() {
+        List<ArtIndexFile.Entry> entries = new ArrayList<>(ARTWORKS);
+        for (int k = 0; k < ARTWORKS; k++) {
+            entries.add(new ArtIndexFile.Entry(artwork(k),
+                    ArtFingerprint.compute(rgb(card(k)), ArtSettings.FROZEN.zeroOffset())));
+        }
+        return ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+    }
+
+    /** The id of the warm-up's artwork {@code k}: {@link #ARTWORK} for 0, the ids after it for the others. */
+    static UUID artwork(int k) {
+        return new UUID(ARTWORK.getMostSignificantBits(), ARTWORK.getLeastSignificantBits() + k);
+    }
+
+    /** The warm-up's first card, {@link #ARTWORK}'s: {@code card(0)}. */
     static BufferedImage card() {
+        return card(0);
+    }
+
+    /**
+     * The warm-up's card {@code k}, 146 × 204 as Scryfall's {@code small} image is: a black border, a frame, and an
+     * artwork in it; card 0's a sky, a hill, a sun and a tree, so that its fingerprint has structure in every cell,
+     * the others' a sky and a dozen shapes whose colours and places are drawn from {@code k}, as unlike one another
+     * as the artworks of an index.
+     */
+    static BufferedImage card(int k) {
         BufferedImage card = new BufferedImage(146, 204, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = card.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
@@ -197,18 +281,38 @@ public class MatchWarmUp implements HealthCheck {
         g.fillRect(0, 0, 146, 204);
         g.setColor(new Color(196, 180, 150));
         g.fillRoundRect(7, 7, 132, 190, 8, 8);
-        // the artwork: a sky, a hill, a sun and a tree, so that its fingerprint has structure in every cell
-        g.setPaint(new GradientPaint(0, 22, new Color(70, 110, 190), 0, 110, new Color(230, 200, 150)));
-        g.fillRect(12, 22, 122, 90);
-        g.setColor(new Color(60, 120, 50));
-        g.fillOval(-20, 80, 140, 70);
-        g.setColor(new Color(250, 220, 90));
-        g.fillOval(90, 30, 28, 28);
-        g.setColor(new Color(80, 50, 30));
-        g.setStroke(new BasicStroke(5));
-        g.drawLine(40, 100, 46, 55);
-        g.setColor(new Color(30, 90, 40));
-        g.fillOval(26, 36, 40, 34);
+        if (k == 0) {
+            g.setPaint(new GradientPaint(0, 22, new Color(70, 110, 190), 0, 110, new Color(230, 200, 150)));
+            g.fillRect(12, 22, 122, 90);
+            g.setColor(new Color(60, 120, 50));
+            g.fillOval(-20, 80, 140, 70);
+            g.setColor(new Color(250, 220, 90));
+            g.fillOval(90, 30, 28, 28);
+            g.setColor(new Color(80, 50, 30));
+            g.setStroke(new BasicStroke(5));
+            g.drawLine(40, 100, 46, 55);
+            g.setColor(new Color(30, 90, 40));
+            g.fillOval(26, 36, 40, 34);
+        } else {
+            java.util.Random random = new java.util.Random(k);
+            g.setPaint(new GradientPaint(0, 22, new Color(random.nextInt(0x1000000)), 0, 110,
+                    new Color(random.nextInt(0x1000000))));
+            g.fillRect(12, 22, 122, 90);
+            g.setClip(12, 22, 122, 90);
+            for (int shape = 0; shape < 12; shape++) {
+                g.setColor(new Color(random.nextInt(0x1000000)));
+                int x = 12 + random.nextInt(110);
+                int y = 22 + random.nextInt(80);
+                int w = 12 + random.nextInt(50);
+                int h = 10 + random.nextInt(40);
+                if (random.nextBoolean()) {
+                    g.fillOval(x - w / 2, y - h / 2, w, h);
+                } else {
+                    g.fillRect(x - w / 2, y - h / 2, w, h);
+                }
+            }
+            g.setClip(null);
+        }
         g.setColor(new Color(40, 35, 30));
         g.fillRect(12, 118, 122, 10);
         g.setColor(new Color(225, 215, 195));
@@ -242,6 +346,87 @@ public class MatchWarmUp implements HealthCheck {
         place.scale(2.2, 2.2);
         place.translate(-card.getWidth() / 2.0, -card.getHeight() / 2.0);
         g.drawImage(card, place, null);
+        g.dispose();
+        return photo;
+    }
+
+    /**
+     * A 4,032 × 3,024 photo of {@code card} lying on a checked cloth, about 7 times its size (a tenth of the frame),
+     * turned −23° and sheared as a tilted camera sees it, the light falling off to one corner.
+     */
+    static BufferedImage onCloth(BufferedImage card) {
+        BufferedImage photo = new BufferedImage(4032, 3024, BufferedImage.TYPE_3BYTE_BGR);
+        Graphics2D g = photo.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setColor(new Color(214, 206, 190));
+        g.fillRect(0, 0, 4032, 3024);
+        g.setColor(new Color(168, 58, 52));
+        for (int x = 0; x < 4032; x += 240) {
+            g.fillRect(x, 0, 96, 3024);
+        }
+        g.setColor(new Color(150, 50, 46, 150));
+        for (int y = 0; y < 3024; y += 240) {
+            g.fillRect(0, y, 4032, 96);
+        }
+        g.setPaint(new GradientPaint(0, 0, new Color(0, 0, 0, 0), 4032, 3024, new Color(0, 0, 0, 90)));
+        g.fillRect(0, 0, 4032, 3024);
+        AffineTransform place = new AffineTransform();
+        place.translate(2200, 1450);
+        place.rotate(Math.toRadians(-23));
+        place.shear(0.18, 0.05);
+        place.scale(7, 6.2);
+        place.translate(-card.getWidth() / 2.0, -card.getHeight() / 2.0);
+        g.drawImage(card, place, null);
+        g.dispose();
+        return photo;
+    }
+
+    /**
+     * A 3,024 × 4,032 photo of a binder page holding the nine {@code cards} in a 3 × 3 grid, each 5.5 times its
+     * size, the page dark and turned 2°.
+     */
+    static BufferedImage binderPage(List<BufferedImage> cards) {
+        BufferedImage photo = new BufferedImage(3024, 4032, BufferedImage.TYPE_3BYTE_BGR);
+        Graphics2D g = photo.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setColor(new Color(96, 88, 80));
+        g.fillRect(0, 0, 3024, 4032);
+        g.rotate(Math.toRadians(2), 1512, 2016);
+        g.setColor(new Color(34, 34, 40));
+        g.fillRect(140, 150, 2744, 3732);
+        double scale = 5.5;
+        double w = 146 * scale;
+        double h = 204 * scale;
+        for (int k = 0; k < cards.size(); k++) {
+            AffineTransform place = new AffineTransform();
+            place.translate(1512 + (k % 3 - 1) * (w + 70) - w / 2, 2016 + (k / 3 - 1) * (h + 70) - h / 2);
+            place.scale(scale, scale);
+            g.drawImage(cards.get(k), place, null);
+        }
+        g.dispose();
+        return photo;
+    }
+
+    /** A 2,048 × 1,536 photo of a wooden table with no card on it: its grain, some knots, the light falling off. */
+    static BufferedImage bareTable() {
+        BufferedImage photo = new BufferedImage(2048, 1536, BufferedImage.TYPE_3BYTE_BGR);
+        Graphics2D g = photo.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setPaint(new GradientPaint(0, 0, new Color(176, 128, 84), 2048, 1536, new Color(120, 82, 50)));
+        g.fillRect(0, 0, 2048, 1536);
+        java.util.Random random = new java.util.Random(7);
+        g.setStroke(new BasicStroke(3));
+        for (int k = 0; k < 90; k++) {
+            g.setColor(new Color(90, 60, 36, 60 + random.nextInt(80)));
+            int y = random.nextInt(1536);
+            g.drawLine(0, y, 2048, y + random.nextInt(120) - 60);
+        }
+        g.setColor(new Color(84, 54, 30, 150));
+        for (int k = 0; k < 6; k++) {
+            g.fillOval(random.nextInt(1900), random.nextInt(1400), 60 + random.nextInt(60), 30 + random.nextInt(30));
+        }
         g.dispose();
         return photo;
     }

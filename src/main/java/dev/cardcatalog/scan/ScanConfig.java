@@ -123,8 +123,9 @@ public interface ScanConfig {
     Duration refusalPause();
 
     /**
-     * How many times the match's code runs over three drawn photos at start, before the replica reports ready, so
-     * that its first uploads are not the ones that load and compile it ({@link MatchWarmUp}); 0 turns it off.
+     * How many times the match's code runs over six drawn photos at start (one of each kind it is made for), before
+     * the replica reports ready, so that its first uploads are not the ones that load and compile it
+     * ({@link MatchWarmUp}); 0 turns it off.
      */
     @WithDefault("3")
     int matchWarmUpPasses();

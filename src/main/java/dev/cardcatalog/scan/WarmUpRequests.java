@@ -32,8 +32,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * "What the cold minute waits for": the start's in-process passes leave both to the first minute's requests).
  *
  * <p>The requests go to {@value #PATH}, the match endpoint's own upload handling ({@link MatchUploads}), turns,
- * decoding, card search and answer, but against the warm-up's one-card index instead of the art index, and not
- * counted in {@code http.server.requests} ({@code quarkus.micrometer.binder.http-server.ignore-patterns}) and
+ * decoding, card search and answer, but against the warm-up's index of drawn artworks instead of the art index, and
+ * not counted in {@code http.server.requests} ({@code quarkus.micrometer.binder.http-server.ignore-patterns}) and
  * sent with a sampled-out {@code traceparent}, so that a rollout's warm-ups do not show as slow matches on the
  * dashboard or as thousands of traces. The path answers only requests that carry
  * {@value #HEADER} with this process's token, 128 random bits drawn at start and never written anywhere; any other
@@ -67,8 +67,11 @@ public class WarmUpRequests {
         this.json = json;
     }
 
-    /** What the requests gave: how many were sent, answered 200, and found the drawn card confident. */
-    record Outcome(int sent, int answered, int found) {
+    /**
+     * What the requests gave: how many were sent and answered 200, how many cards the answered ones drew, and how many
+     * of those were found, confident and matched to their artwork.
+     */
+    record Outcome(int sent, int answered, int drawn, int found) {
     }
 
     /** Whether {@code header}, a request's {@value #HEADER}, is this process's token (compared in constant time). */
@@ -96,14 +99,13 @@ public class WarmUpRequests {
     /**
      * Posts {@code photos} in turn, {@value #CLIENTS} at a time, for {@code duration} after the HTTP server is up.
      *
-     * @param photos     JPEG or PNG bodies
-     * @param artwork    the artwork a found card should be matched to, confident
+     * @param photos     JPEG or PNG bodies, and the artworks their cards should be matched to, confident
      * @param duration   how long to send: no request starts after it, the last ones end within their 30 s timeout
      * @param serverWait how long to wait for the HTTP server to start
      * @throws IllegalStateException when the service has no plain HTTP server ({@code quarkus.http.insecure-requests
      *                               =disabled}) or it did not start within {@code serverWait}
      */
-    Outcome run(List<byte[]> photos, UUID artwork, Duration duration, Duration serverWait)
+    Outcome run(List<MatchWarmUp.Photo> photos, Duration duration, Duration serverWait)
             throws InterruptedException {
         if ("disabled".equalsIgnoreCase(ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.http.insecure-requests", String.class).orElse("enabled"))) {
@@ -121,6 +123,7 @@ public class WarmUpRequests {
                 .connectTimeout(Duration.ofSeconds(5)).build();
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger answered = new AtomicInteger();
+        AtomicInteger drawn = new AtomicInteger();
         AtomicInteger found = new AtomicInteger();
         long end = System.nanoTime() + duration.toNanos();
         Thread[] clients = new Thread[CLIENTS];
@@ -128,19 +131,21 @@ public class WarmUpRequests {
             int first = c;
             clients[c] = new Thread(() -> {
                 for (int k = first; System.nanoTime() < end && !Thread.currentThread().isInterrupted(); k++) {
-                    byte[] photo = photos.get(k % photos.size());
+                    MatchWarmUp.Photo photo = photos.get(k % photos.size());
+                    byte[] body = photo.body();
                     sent.incrementAndGet();
                     try {
                         HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(uri)
                                 .header(HEADER, new String(TOKEN, StandardCharsets.US_ASCII))
                                 .header("traceparent", SAMPLED_OUT)
-                                .header("Content-Type", photo[0] == (byte) 0x89 ? "image/png" : "image/jpeg")
+                                .header("Content-Type", body[0] == (byte) 0x89 ? "image/png" : "image/jpeg")
                                 .timeout(Duration.ofSeconds(30))
-                                .POST(HttpRequest.BodyPublishers.ofByteArray(photo)).build(),
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
                                 HttpResponse.BodyHandlers.ofByteArray());
                         if (response.statusCode() == 200) {
                             answered.incrementAndGet();
-                            found.addAndGet(confident(response.body(), artwork));
+                            drawn.addAndGet(photo.drawn().size());
+                            found.addAndGet(confident(response.body(), photo.drawn()));
                         }
                     } catch (IOException e) {
                         // a refused or reset connection is one request that warmed nothing; the next is tried
@@ -155,15 +160,16 @@ public class WarmUpRequests {
         for (Thread thread : clients) {
             thread.join();
         }
-        return new Outcome(sent.get(), answered.get(), found.get());
+        return new Outcome(sent.get(), answered.get(), drawn.get(), found.get());
     }
 
-    /** How many of the answer's cards are {@code artwork}, confident. */
-    private int confident(byte[] answer, UUID artwork) throws IOException {
+    /** How many of the answer's cards are confident and matched to one of {@code drawn}. */
+    private int confident(byte[] answer, java.util.Set<UUID> drawn) throws IOException {
         int found = 0;
         for (JsonNode card : json.readTree(answer).path("cards")) {
+            String artwork = card.path("matches").path(0).path("illustration_id").asText();
             if ("confident".equals(card.path("status").asText())
-                    && artwork.toString().equals(card.path("matches").path(0).path("illustration_id").asText())) {
+                    && drawn.stream().anyMatch(drawnArtwork -> drawnArtwork.toString().equals(artwork))) {
                 found++;
             }
         }

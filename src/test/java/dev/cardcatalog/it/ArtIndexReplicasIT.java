@@ -110,7 +110,7 @@ class ArtIndexReplicasIT {
             JsonPath ready = given().get(c.managementUrl() + "/health/ready").then().statusCode(200).extract()
                     .jsonPath();
             String outcome = ready.getString("checks.find { it.name == 'match warm-up' }.data.outcome");
-            assertThat(outcome).startsWith("3 passes of 3 photos, 9 cards found, in ");
+            assertThat(outcome).startsWith("3 passes of 6 photos, 39 of 39 cards found, in ");
             assertWarmedUpOverHttp(c, outcome);
             assertThat(index(c).getString("file_name")).isEqualTo(name);
             JsonPath matchOnC = match(c, photo);
@@ -122,18 +122,19 @@ class ArtIndexReplicasIT {
     }
 
     /**
-     * Then 2 s of its own requests over HTTP, each photo's card found, confident: every request answered 200 and
-     * one card found in each. Their path answers 404 to anyone without the process's token, and their requests are
+     * Then 2 s of its own requests over HTTP, each photo's cards found, confident: every request answered 200 and
+     * every card drawn in them found. Their path answers 404 to anyone without the process's token, and their requests are
      * not in the match endpoint's metrics.
      */
     private static void assertWarmedUpOverHttp(ServiceProcess service, String outcome) {
-        Matcher http = Pattern.compile("; (\\d+) requests over HTTP in \\d+ ms, (\\d+) answered 200, (\\d+) cards found$")
-                .matcher(outcome);
+        Matcher http = Pattern.compile("; (\\d+) requests over HTTP in \\d+ ms, (\\d+) answered 200, "
+                + "(\\d+) of (\\d+) cards found$").matcher(outcome);
         assertThat(http.find()).as(outcome).isTrue();
         int sent = Integer.parseInt(http.group(1));
         assertThat(sent).as(outcome).isPositive();
         assertThat(Integer.parseInt(http.group(2))).as(outcome).isEqualTo(sent);
-        assertThat(Integer.parseInt(http.group(3))).as(outcome).isEqualTo(sent);
+        assertThat(Integer.parseInt(http.group(4))).as(outcome).isPositive();
+        assertThat(Integer.parseInt(http.group(3))).as(outcome).isEqualTo(Integer.parseInt(http.group(4)));
         byte[] photo = CaptureSimulator.captureJpeg(7, 11);
         for (String token : new String[] {null, "", "0123456789abcdef0123456789abcdef"}) {
             var request = given().baseUri(service.baseUrl()).contentType("image/jpeg").body(photo);

@@ -17,7 +17,7 @@ class GuideCropTest {
 
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
     private static final BufferedImage CARD = MatchWarmUp.card();
-    private static final ArtMatcher MATCHER = MatchWarmUp.indexOf(CARD);
+    private static final ArtMatcher MATCHER = MatchWarmUp.index();
 
     private static List<PhotoMatch.Found> match(BufferedImage photo) throws Exception {
         return new PhotoMatch().match(UprightPhoto.decode(MatchWarmUp.encode(photo, "jpg"), DECODER,

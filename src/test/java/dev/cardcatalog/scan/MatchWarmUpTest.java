@@ -19,6 +19,9 @@ class MatchWarmUpTest {
 
     private static final PhotoMatch PHOTO_MATCH = new PhotoMatch();
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
+    /** The warm-up's photos and index, drawn once for the tests that do not start a warm-up of their own. */
+    private static final List<MatchWarmUp.Photo> PHOTOS = MatchWarmUp.photos();
+    private static final ArtMatcher INDEX = MatchWarmUp.index();
 
     /** As {@link MatchResource#rehearse}: the uploads' decoder and card finder, no deadline. */
     private static List<PhotoMatch.Found> rehearse(byte[] photo, ArtMatcher matcher)
@@ -28,16 +31,50 @@ class MatchWarmUpTest {
     }
 
     @Test
-    void eachPassFindsTheDrawnCardConfidentInTheWholePhotoTheGuideCropAndThePng() throws Exception {
-        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, 1)).isEqualTo(3);
-        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, 2)).isEqualTo(6);
+    void eachPassFindsEveryDrawnCardConfident() throws Exception {
+        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, PHOTOS, INDEX, 1)).isEqualTo(MatchWarmUp.CARDS_A_PASS);
+        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, PHOTOS, INDEX, 2))
+                .isEqualTo(2 * MatchWarmUp.CARDS_A_PASS);
+        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, 0)).isZero();
+    }
+
+    @Test
+    void eachPhotoGivesItsOwnCardsAndNoOther() throws Exception {
+        assertThat(PHOTOS).hasSize(MatchWarmUp.PHOTOS);
+        int cards = 0;
+        for (MatchWarmUp.Photo photo : PHOTOS) {
+            List<PhotoMatch.Found> found = rehearse(photo.body(), INDEX);
+            assertThat(found).as(photo.name()).hasSize(photo.drawn().size());
+            assertThat(found).as(photo.name()).allSatisfy(card -> {
+                assertThat(card.status()).isEqualTo(MatchStatus.CONFIDENT);
+                assertThat(photo.drawn()).contains(card.nearest().get(0).artworkId());
+            });
+            assertThat(found.stream().map(card -> card.nearest().get(0).artworkId()).distinct())
+                    .as(photo.name() + ": every drawn card once").hasSize(photo.drawn().size());
+            cards += found.size();
+        }
+        assertThat(cards).isEqualTo(MatchWarmUp.CARDS_A_PASS);
+    }
+
+    @Test
+    void theIndexHoldsItsArtworksEachNearestToItself() {
+        assertThat(INDEX.size()).isEqualTo(MatchWarmUp.ARTWORKS);
+        int closest = Integer.MAX_VALUE;
+        for (int k = 0; k < MatchWarmUp.ARTWORKS; k++) {
+            byte[] own = ArtFingerprint.compute(MatchWarmUp.rgb(MatchWarmUp.card(k)), ArtSettings.FROZEN.zeroOffset());
+            List<ArtMatcher.Match> nearest = INDEX.nearest(new byte[][] {own}, 2);
+            assertThat(nearest.get(0).artworkId()).isEqualTo(MatchWarmUp.artwork(k));
+            assertThat(nearest.get(0).distance()).isZero();
+            closest = Math.min(closest, nearest.get(1).distance());
+        }
+        assertThat(closest).as("the nearest other artwork of any card").isGreaterThan(300);
     }
 
     @Test
     void theWholePhotoIsFoundAsOneCardWhereItWasDrawn() throws Exception {
         var card = MatchWarmUp.card();
         byte[] photo = MatchWarmUp.encode(MatchWarmUp.onTable(card), "jpg");
-        List<PhotoMatch.Found> found = rehearse(photo, MatchWarmUp.indexOf(card));
+        List<PhotoMatch.Found> found = rehearse(photo, INDEX);
         assertThat(found).hasSize(1);
         // drawn 2.2 times as large, centred: its outline is 321 x 449 around (800, 600), so every corner lies
         // within half the card's diagonal of the centre and beyond a third of it
@@ -55,7 +92,7 @@ class MatchWarmUpTest {
         java.util.Arrays.fill(other, (byte) 0x5A);
         ArtMatcher elsewhere = ArtMatcher.of(ArtSettings.FROZEN.digest(),
                 List.of(new ArtIndexFile.Entry(UUID.randomUUID(), other)));
-        assertThat(MatchWarmUp.run((photo, matcher) -> rehearse(photo, elsewhere), 1)).isZero();
+        assertThat(MatchWarmUp.run((photo, matcher) -> rehearse(photo, elsewhere), PHOTOS, INDEX, 1)).isZero();
     }
 
     @Test
@@ -77,7 +114,8 @@ class MatchWarmUpTest {
         await().atMost(Duration.ofMinutes(2)).until(() -> warmUp.call().getStatus() == HealthCheckResponse.Status.UP);
         assertThat(warmUp.call().getName()).isEqualTo("match warm-up");
         assertThat(warmUp.call().getData().orElseThrow().get("outcome").toString())
-                .matches("1 pass of 3 photos, 3 cards found, in \\d+ ms \\(the first pass \\d+ ms\\)");
+                .matches("1 pass of 6 photos, 13 of 13 cards found, in \\d+ ms "
+                        + "\\(the first pass, with the drawing, \\d+ ms\\)");
     }
 
     @Test
