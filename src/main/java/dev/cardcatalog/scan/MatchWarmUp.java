@@ -335,11 +335,8 @@ public class MatchWarmUp implements HealthCheck {
     /** A 1,600 × 1,200 photo of the card lying on a table, 2.2 times its size (a third of the frame), turned 12°. */
     static BufferedImage onTable(BufferedImage card) {
         BufferedImage photo = new BufferedImage(1600, 1200, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = photo.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setPaint(new GradientPaint(0, 0, new Color(205, 172, 128), 1600, 1200, new Color(150, 112, 76)));
-        g.fillRect(0, 0, 1600, 1200);
+        Graphics2D g = drawing(photo, new GradientPaint(0, 0, new Color(205, 172, 128), 1600, 1200,
+                new Color(150, 112, 76)));
         AffineTransform place = new AffineTransform();
         place.translate(800, 600);
         place.rotate(Math.toRadians(12));
@@ -356,11 +353,7 @@ public class MatchWarmUp implements HealthCheck {
      */
     static BufferedImage onCloth(BufferedImage card) {
         BufferedImage photo = new BufferedImage(4032, 3024, BufferedImage.TYPE_3BYTE_BGR);
-        Graphics2D g = photo.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(new Color(214, 206, 190));
-        g.fillRect(0, 0, 4032, 3024);
+        Graphics2D g = drawing(photo, new Color(214, 206, 190));
         g.setColor(new Color(168, 58, 52));
         for (int x = 0; x < 4032; x += 240) {
             g.fillRect(x, 0, 96, 3024);
@@ -388,11 +381,7 @@ public class MatchWarmUp implements HealthCheck {
      */
     static BufferedImage binderPage(List<BufferedImage> cards) {
         BufferedImage photo = new BufferedImage(3024, 4032, BufferedImage.TYPE_3BYTE_BGR);
-        Graphics2D g = photo.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(new Color(96, 88, 80));
-        g.fillRect(0, 0, 3024, 4032);
+        Graphics2D g = drawing(photo, new Color(96, 88, 80));
         g.rotate(Math.toRadians(2), 1512, 2016);
         g.setColor(new Color(34, 34, 40));
         g.fillRect(140, 150, 2744, 3732);
@@ -412,10 +401,8 @@ public class MatchWarmUp implements HealthCheck {
     /** A 2,048 × 1,536 photo of a wooden table with no card on it: its grain, some knots, the light falling off. */
     static BufferedImage bareTable() {
         BufferedImage photo = new BufferedImage(2048, 1536, BufferedImage.TYPE_3BYTE_BGR);
-        Graphics2D g = photo.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setPaint(new GradientPaint(0, 0, new Color(176, 128, 84), 2048, 1536, new Color(120, 82, 50)));
-        g.fillRect(0, 0, 2048, 1536);
+        Graphics2D g = drawing(photo, new GradientPaint(0, 0, new Color(176, 128, 84), 2048, 1536,
+                new Color(120, 82, 50)));
         java.util.Random random = new java.util.Random(7);
         g.setStroke(new BasicStroke(3));
         for (int k = 0; k < 90; k++) {
@@ -429,6 +416,16 @@ public class MatchWarmUp implements HealthCheck {
         }
         g.dispose();
         return photo;
+    }
+
+    /** Graphics to draw on {@code photo}, smoothed (bilinear, antialiased), the photo filled with {@code ground}. */
+    private static Graphics2D drawing(BufferedImage photo, java.awt.Paint ground) {
+        Graphics2D g = photo.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setPaint(ground);
+        g.fillRect(0, 0, photo.getWidth(), photo.getHeight());
+        return g;
     }
 
     /** {@code image} written by ImageIO as {@code format} ({@code jpg}, {@code png}). */
