@@ -15,6 +15,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.GradientPaint;
 import java.awt.Graphics2D;
+import java.awt.Paint;
 import java.awt.RenderingHints;
 import java.awt.geom.AffineTransform;
 import java.awt.image.BufferedImage;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import javax.imageio.ImageIO;
@@ -294,7 +296,7 @@ public class MatchWarmUp implements HealthCheck {
             g.setColor(new Color(30, 90, 40));
             g.fillOval(26, 36, 40, 34);
         } else {
-            java.util.Random random = new java.util.Random(k);
+            Random random = new Random(k);
             g.setPaint(new GradientPaint(0, 22, new Color(random.nextInt(0x1000000)), 0, 110,
                     new Color(random.nextInt(0x1000000))));
             g.fillRect(12, 22, 122, 90);
@@ -403,7 +405,7 @@ public class MatchWarmUp implements HealthCheck {
         BufferedImage photo = new BufferedImage(2048, 1536, BufferedImage.TYPE_3BYTE_BGR);
         Graphics2D g = drawing(photo, new GradientPaint(0, 0, new Color(176, 128, 84), 2048, 1536,
                 new Color(120, 82, 50)));
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         g.setStroke(new BasicStroke(3));
         for (int k = 0; k < 90; k++) {
             g.setColor(new Color(90, 60, 36, 60 + random.nextInt(80)));
@@ -419,7 +421,7 @@ public class MatchWarmUp implements HealthCheck {
     }
 
     /** Graphics to draw on {@code photo}, smoothed (bilinear, antialiased), the photo filled with {@code ground}. */
-    private static Graphics2D drawing(BufferedImage photo, java.awt.Paint ground) {
+    private static Graphics2D drawing(BufferedImage photo, Paint ground) {
         Graphics2D g = photo.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);

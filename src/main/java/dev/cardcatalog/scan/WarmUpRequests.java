@@ -17,6 +17,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -164,7 +165,7 @@ public class WarmUpRequests {
     }
 
     /** How many of the answer's cards are confident and matched to one of {@code drawn}. */
-    private int confident(byte[] answer, java.util.Set<UUID> drawn) throws IOException {
+    private int confident(byte[] answer, Set<UUID> drawn) throws IOException {
         int found = 0;
         for (JsonNode card : json.readTree(answer).path("cards")) {
             String artwork = card.path("matches").path(0).path("illustration_id").asText();

@@ -123,8 +123,8 @@ class ArtIndexReplicasIT {
 
     /**
      * Then 2 s of its own requests over HTTP, each photo's cards found, confident: every request answered 200 and
-     * every card drawn in them found. Their path answers 404 to anyone without the process's token, and their requests are
-     * not in the match endpoint's metrics.
+     * every card drawn in them found. Their path answers 404 to anyone without the process's token, and their
+     * requests are not in the match endpoint's metrics.
      */
     private static void assertWarmedUpOverHttp(ServiceProcess service, String outcome) {
         Matcher http = Pattern.compile("; (\\d+) requests over HTTP in \\d+ ms, (\\d+) answered 200, "
