@@ -247,13 +247,9 @@ public class MatchResource {
     private record Index(String fileName, ArtMatcher matcher) {
     }
 
-    /** The warm-up's index of drawn artworks, drawn once ({@link MatchWarmUp#index}). */
-    private static final class WarmUpIndex {
-        static final Index INDEX = new Index(WarmUpRequests.INDEX, MatchWarmUp.index());
-    }
-
+    /** The warm-up's index of drawn artworks ({@link MatchWarmUp#index}, drawn once a process). */
     private static Index warmUpIndex() {
-        return WarmUpIndex.INDEX;
+        return new Index(WarmUpRequests.INDEX, MatchWarmUp.index());
     }
 
     /** The current art index; 404 before the first build. */

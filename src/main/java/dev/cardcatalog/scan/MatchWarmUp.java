@@ -72,10 +72,6 @@ public class MatchWarmUp implements HealthCheck {
     static final UUID ARTWORK = UUID.fromString("00000000-0000-4000-8000-00000000a11e");
     /** How many drawn artworks the warm-up's index holds ({@link #index}). */
     static final int ARTWORKS = 256;
-    /** How many drawn photos {@link #photos} gives. */
-    static final int PHOTOS = 6;
-    /** The cards in {@link #photos}: one in each photo of a card, nine on the binder page, none on the table. */
-    static final int CARDS_A_PASS = 13;
 
     /**
      * A drawn photo and the artworks drawn in it: those its cards should be matched to, confident.
@@ -140,12 +136,12 @@ public class MatchWarmUp implements HealthCheck {
             long start = System.nanoTime();
             try {
                 List<Photo> photos = photos();
-                ArtMatcher index = index();
-                int found = run(rehearsal, photos, index, 1);
+                int found = run(rehearsal, photos, index(), 1);
                 long first = System.nanoTime();
-                found += run(rehearsal, photos, index, passes - 1);
-                outcome = passes + (passes == 1 ? " pass" : " passes") + " of " + PHOTOS + " photos, " + found
-                        + " of " + passes * CARDS_A_PASS + " cards found, in " + (System.nanoTime() - start) / 1_000_000
+                found += run(rehearsal, photos, index(), passes - 1);
+                int drawn = photos.stream().mapToInt(photo -> photo.drawn().size()).sum();
+                outcome = passes + (passes == 1 ? " pass" : " passes") + " of " + photos.size() + " photos, " + found
+                        + " of " + passes * drawn + " cards found, in " + (System.nanoTime() - start) / 1_000_000
                         + " ms (the first pass, with the drawing, " + (first - start) / 1_000_000 + " ms)";
                 if (requests != null && !overHttp.isZero()) {
                     outcome += "; " + overHttp(photos);
@@ -187,18 +183,13 @@ public class MatchWarmUp implements HealthCheck {
     }
 
     /**
-     * Matches the drawn photos ({@link #photos}) {@code passes} times through {@code rehearsal}, against the
-     * warm-up's index ({@link #index}).
+     * Matches {@code photos} ({@link #photos}) {@code passes} times through {@code rehearsal}, against
+     * {@code matcher} (the warm-up's index, {@link #index}).
      *
-     * @return the cards found and matched confidently to an artwork drawn in their photo, over all passes
-     *         ({@value #CARDS_A_PASS} a pass when the code works as it should)
+     * @return the cards found and matched confidently to an artwork drawn in their photo, over all passes (all the
+     *         cards drawn in them, each pass, when the code works as it should)
      * @throws ImageDecodeException if the uploads' decoder refuses a drawn photo
      */
-    static int run(Rehearsal rehearsal, int passes) throws ImageDecodeException {
-        return passes == 0 ? 0 : run(rehearsal, photos(), index(), passes);
-    }
-
-    /** As {@link #run(Rehearsal, int)}, over {@code photos} against {@code matcher}. */
     static int run(Rehearsal rehearsal, List<Photo> photos, ArtMatcher matcher, int passes)
             throws ImageDecodeException {
         int found = 0;
@@ -248,9 +239,19 @@ public class MatchWarmUp implements HealthCheck {
     /**
      * The warm-up's index: {@value #ARTWORKS} artworks, those of {@link #card(int)} for k = 0 to
      * {@value #ARTWORKS} − 1, fingerprinted as an art build fingerprints them, so that the matcher keeps and drops
-     * candidates as it does over a real index.
+     * candidates as it does over a real index. Drawn once a process, for the passes and the requests over HTTP
+     * ({@link MatchResource}'s warm-up path) alike.
      */
     static ArtMatcher index() {
+        return WarmUpIndex.INDEX;
+    }
+
+    /** The warm-up's index, drawn when first asked for. */
+    private static final class WarmUpIndex {
+        static final ArtMatcher INDEX = drawIndex();
+    }
+
+    private static ArtMatcher drawIndex() {
         List<ArtIndexFile.Entry> entries = new ArrayList<>(ARTWORKS);
         for (int k = 0; k < ARTWORKS; k++) {
             entries.add(new ArtIndexFile.Entry(artwork(k),

@@ -22,6 +22,9 @@ class MatchWarmUpTest {
     /** The warm-up's photos and index, drawn once for the tests that do not start a warm-up of their own. */
     private static final List<MatchWarmUp.Photo> PHOTOS = MatchWarmUp.photos();
     private static final ArtMatcher INDEX = MatchWarmUp.index();
+    /** How many photos the warm-up draws, and the cards in them: one in each photo of a card, nine on the page. */
+    private static final int PHOTO_COUNT = 6;
+    private static final int CARDS_A_PASS = 13;
 
     /** As {@link MatchResource#rehearse}: the uploads' decoder and card finder, no deadline. */
     private static List<PhotoMatch.Found> rehearse(byte[] photo, ArtMatcher matcher)
@@ -32,15 +35,14 @@ class MatchWarmUpTest {
 
     @Test
     void eachPassFindsEveryDrawnCardConfident() throws Exception {
-        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, PHOTOS, INDEX, 1)).isEqualTo(MatchWarmUp.CARDS_A_PASS);
-        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, PHOTOS, INDEX, 2))
-                .isEqualTo(2 * MatchWarmUp.CARDS_A_PASS);
-        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, 0)).isZero();
+        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, PHOTOS, INDEX, 1)).isEqualTo(CARDS_A_PASS);
+        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, PHOTOS, INDEX, 2)).isEqualTo(2 * CARDS_A_PASS);
+        assertThat(MatchWarmUp.run(MatchWarmUpTest::rehearse, PHOTOS, INDEX, 0)).isZero();
     }
 
     @Test
     void eachPhotoGivesItsOwnCardsAndNoOther() throws Exception {
-        assertThat(PHOTOS).hasSize(MatchWarmUp.PHOTOS);
+        assertThat(PHOTOS).hasSize(PHOTO_COUNT);
         int cards = 0;
         for (MatchWarmUp.Photo photo : PHOTOS) {
             List<PhotoMatch.Found> found = rehearse(photo.body(), INDEX);
@@ -53,7 +55,7 @@ class MatchWarmUpTest {
                     .as(photo.name() + ": every drawn card once").hasSize(photo.drawn().size());
             cards += found.size();
         }
-        assertThat(cards).isEqualTo(MatchWarmUp.CARDS_A_PASS);
+        assertThat(cards).isEqualTo(CARDS_A_PASS);
     }
 
     @Test
