@@ -82,6 +82,13 @@ public final class CardFinder {
     /** The smallest outline kept, as a share of the photo's area. */
     public static final double MIN_AREA_SHARE = 0.025;
 
+    /**
+     * The shortest side, in pixels, of a reduced photo searched at all: a card's outline needs its two edges and a
+     * pixel between them (and BoofCV's gradient, a pixel either side of each, throws on a 1-pixel image). A photo
+     * reduced to less, a sliver such as 1,200 × 3 or 4,000 × 8, has no card found in it.
+     */
+    static final int MIN_SEARCH_SIDE = 3;
+
     /** The most contours a polygon is fitted to (the longest first). */
     static final int MAX_CONTOURS = 600;
 
@@ -146,6 +153,9 @@ public final class CardFinder {
         int factor = Math.max(1, (Math.max(image.width(), image.height()) + searchSide - 1) / searchSide);
         Reduced small = reduce(image, factor, buffers);
         GrayF32 grey = small.grey;
+        if (grey.width < MIN_SEARCH_SIDE || grey.height < MIN_SEARCH_SIDE) {
+            return List.of(); // a sliver of a photo (a 1-pixel line, a 4,000 x 8 strip): no card's outline fits in it
+        }
         buffers.reshape(grey.width, grey.height);
         deadline.check("finding the cards");
         List<FoundCard> cards = find(small, factor, false, deadline, buffers);

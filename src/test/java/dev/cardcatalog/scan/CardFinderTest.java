@@ -311,6 +311,23 @@ class CardFinderTest {
     }
 
     @Test
+    void aPhotoSoThinThatItsSearchIsUnderThreePixelsASideHasNoCardAndThrowsNothing() {
+        // each reduced to 1 pixel on a side before this (BoofCV's gradient threw), or as thin as a search may be
+        int[][] sizes = {{1, 1}, {1, 2}, {2, 1}, {1, 1000}, {1000, 1}, {3, 1200}, {1200, 3}, {4000, 8}, {8, 4000},
+            {2, 2}, {2, 400}, {400, 2}};
+        java.util.SplittableRandom random = new java.util.SplittableRandom(24);
+        for (int[] size : sizes) {
+            int[] pixels = random.ints((long) size[0] * size[1], 0, 1 << 24).toArray();
+            assertThat(new CardFinder().find(new RgbImage(size[0], size[1], pixels), UploadDeadline.none()))
+                    .as("%d x %d", size[0], size[1]).isEmpty();
+        }
+        // the thinnest searched: 4,000 x 12 is searched as 500 x 3 (no card fits in it either)
+        assertThat(CardFinder.MIN_SEARCH_SIDE).isEqualTo(3);
+        assertThat(new CardFinder().find(new RgbImage(4000, 12, random.ints(48_000, 0, 1 << 24).toArray()),
+                UploadDeadline.none())).isEmpty();
+    }
+
+    @Test
     void theStatusIsConfidentOnlyWithinThreeHundredBitsAndAHundredNearerThanAnyOther() {
         assertThat(MatchStatus.of(List.of())).isEqualTo(MatchStatus.UNKNOWN);
         assertThat(MatchStatus.of(matches(300, 400))).isEqualTo(MatchStatus.CONFIDENT);

@@ -8,6 +8,7 @@ import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.PhotoSimulator;
 import dev.cardcatalog.testing.SampleArtworks;
+import dev.cardcatalog.testing.TestImageFiles;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -119,6 +120,25 @@ class PhotoMatchTest {
                 JsonPath whole = match(PhotoSimulator.wholePhoto(absent, 41 + k, severity).jpeg());
                 assertNeverConfident(whole, "whole photo " + k + ", " + severity);
             }
+        }
+    }
+
+    @Test
+    void aSliverOfAPhotoIsAnsweredWithoutAServerErrorAndNeverConfident() {
+        // 1 x 1, and strips the card search reduces to a line of pixels: JPEG and PNG, lying and standing
+        int[][] sizes = {{1, 1}, {1200, 3}, {4000, 8}, {8, 4000}};
+        for (int[] size : sizes) {
+            java.awt.image.BufferedImage sliver = new java.awt.image.BufferedImage(size[0], size[1],
+                    java.awt.image.BufferedImage.TYPE_INT_RGB);
+            for (int x = 0; x < size[0]; x++) {
+                for (int y = 0; y < size[1]; y++) {
+                    sliver.setRGB(x, y, (x * 37 + y * 91) * 0x010203 & 0xFFFFFF);
+                }
+            }
+            String says = size[0] + " x " + size[1];
+            assertNeverConfident(match(TestImageFiles.jpeg(sliver, 0.9f)), says + " JPEG");
+            assertNeverConfident(given().contentType("image/png").body(TestImageFiles.png(sliver))
+                    .post("/api/art-index/matches").then().statusCode(200).extract().jsonPath(), says + " PNG");
         }
     }
 
