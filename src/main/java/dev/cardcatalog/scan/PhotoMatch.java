@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -56,7 +58,9 @@ import java.util.function.Supplier;
  * at most {@value #MAX_TRIES} outlines of each (and two more around its art box when it is not confident and the
  * queries' cap, {@value ArtMatcher#MAX_QUERIES} fingerprints, leaves room for them and the whole photo), each warped
  * to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is checked before
- * every card and every outline. Stateless and thread-safe.
+ * every card and every outline. The finer look runs for {@value #FINER_LOOKS} photo at a time on an instance
+ * ({@link #FINER_LOOKS}: its working images are the largest memory a match takes); a photo whose turn has not come
+ * by its upload's deadline is answered from its first look. Thread-safe.
  */
 public final class PhotoMatch {
 
@@ -126,8 +130,18 @@ public final class PhotoMatch {
     public record Evidence(int lookOther) {
     }
 
+    /**
+     * Finer looks (the finer decode searched at {@code 2 × SEARCH_SIDE} pixels a side) that run at once on one
+     * instance. A finer look's working images are some 80 bytes a searched pixel, about 64 MB for a 12 MP photo and
+     * 85 MB for a square one, taken for the look and dropped after it; four at once ran the Deployment's 256 MB heap
+     * out and were answered 500 (issue 24, a sixteenth stop). The first looks keep their working images between
+     * photos and run as many at once as the match's turns allow.
+     */
+    static final int FINER_LOOKS = 1;
+
     private final CardFinder finder = new CardFinder();
     private final boolean withEvidence;
+    private final Semaphore finerLooks;
 
     /** A match that answers no {@link Evidence} (the endpoint's: it is not part of the status). */
     public PhotoMatch() {
@@ -139,7 +153,13 @@ public final class PhotoMatch {
      *                     of one more search of the index over its one outline's fingerprints (the benchmark's)
      */
     public PhotoMatch(boolean withEvidence) {
+        this(withEvidence, new Semaphore(FINER_LOOKS, true));
+    }
+
+    /** As {@link #PhotoMatch(boolean)}, the finer looks taking turns at {@code finerLooks}' permits (tests). */
+    PhotoMatch(boolean withEvidence, Semaphore finerLooks) {
         this.withEvidence = withEvidence;
+        this.finerLooks = finerLooks;
     }
 
     /**
@@ -156,18 +176,38 @@ public final class PhotoMatch {
         List<Quad> pages = new ArrayList<>();
         List<Found> cards = pass(photo, image, CardFinder.SEARCH_SIDE, photo::finer, true, matcher, deadline, pages);
         boolean pageLeft = pages.stream().anyMatch(page -> !PageGrid.readWhole(page, cards));
-        if ((pageLeft || cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN)) && photo.finer() != null) {
+        if ((pageLeft || cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN)) && photo.hasFiner()
+                && takeFinerLook(deadline)) {
             // Nothing recognised, or a page of cards (a find that holds several) not read whole: look again, twice as
             // fine. A small card on a busy surface, or a black-bordered card on a dark binder page, has edges that
             // the small decode blurs into its neighbours'.
-            deadline.check("finding the cards");
-            List<Found> finer = pass(photo, photo.finer(), 2 * CardFinder.SEARCH_SIDE, () -> null, false, matcher,
-                    deadline, new ArrayList<>());
-            if (recognised(finer) > recognised(cards)) {
-                return ReadingOrder.sort(finer);
+            try {
+                deadline.check("finding the cards");
+                if (photo.finer() != null) {
+                    List<Found> finer = pass(photo, photo.finer(), 2 * CardFinder.SEARCH_SIDE, () -> null, false,
+                            matcher, deadline, new ArrayList<>());
+                    if (recognised(finer) > recognised(cards)) {
+                        return ReadingOrder.sort(finer);
+                    }
+                }
+            } finally {
+                finerLooks.release();
             }
         }
         return ReadingOrder.sort(cards);
+    }
+
+    /**
+     * Waits for a finer look's turn ({@link #FINER_LOOKS}) until the upload's deadline; false when another photo's
+     * finer look holds it past then, and the photo is answered from its first look.
+     */
+    private boolean takeFinerLook(UploadDeadline deadline) {
+        try {
+            return finerLooks.tryAcquire(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**

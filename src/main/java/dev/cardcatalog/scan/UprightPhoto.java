@@ -110,6 +110,14 @@ public final class UprightPhoto {
     }
 
     /**
+     * Whether a finer decode may exist (an upload decoded scaled): false when {@link #finer()} is surely null,
+     * without decoding anything.
+     */
+    public boolean hasFiner() {
+        return decoder != null && reduction > 1 && (!finerTried || finer != null);
+    }
+
+    /**
      * The photo decoded at twice the small decode's size in each direction, as displayed; null when there is none
      * (see the class). Decoded on the first call.
      */

@@ -98,10 +98,73 @@ class HostileUploadsIT {
                 assertThat(refused || busy || answer.status() == 200).as("%s", answer).isTrue();
             }
             assertThat(result.hostile()).anyMatch(a -> "too-many-scans".equals(a.type()));
+
+            // photos that are cheap to decode but in which no card is recognised, so each is searched twice, the
+            // second time finer: four at once, round after round, on the Deployment's 256 MB heap (four such
+            // searches at once ran it out of heap: 500s)
+            List<HostileLoad.Answer> noCard = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<byte[]> surfaces = List.of(surface(4000, 3000, 1), surface(3000, 4000, 2), surface(4096, 4096, 3),
+                    surface(4032, 3024, 4));
+            java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                for (int round = 0; round < 5; round++) {
+                    List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+                    for (int k = 0; k < surfaces.size(); k++) {
+                        byte[] body = surfaces.get(k);
+                        String name = "surface " + k;
+                        sent.add(senders.submit(() -> noCard.add(HostileLoad.send(
+                                java.net.http.HttpClient.newBuilder()
+                                        .version(java.net.http.HttpClient.Version.HTTP_1_1).build(),
+                                service.baseUrl(), name, "image/jpeg", body))));
+                    }
+                    for (java.util.concurrent.Future<?> f : sent) {
+                        f.get();
+                    }
+                }
+            } finally {
+                senders.shutdownNow();
+            }
+            assertThat(noCard).hasSize(20).allSatisfy(answer -> assertThat(answer.status())
+                    .as("%s %s", answer.file(), answer.body()).isIn(200, 503));
+            assertThat(noCard).as("most are matched").filteredOn(a -> a.status() == 200).hasSizeGreaterThan(10);
+            assertThat(given().baseUri(service.baseUrl()).contentType("image/jpeg").body(crops.get(0))
+                    .post("/api/art-index/matches").then().statusCode(200).extract().asString())
+                    .isEqualTo(idle.get(0));
             String metrics = given().get(service.managementUrl() + "/metrics").then().extract().asString();
             assertThat(gauge(metrics, "art_matches_running")).isZero();
             assertThat(gauge(metrics, "art_decode_memory_reserved_bytes")).isZero();
         }
+    }
+
+    /**
+     * A {@code width × height} JPEG of a surface with no card: smooth colour that drifts across the photo (three low
+     * sine waves a channel), as a plain table or a wall photographed close up; drawn from {@code seed}.
+     */
+    private static byte[] surface(int width, int height, long seed) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        double[][] waves = new double[9][];
+        for (int w = 0; w < waves.length; w++) {
+            waves[w] = new double[] {random.nextDouble(1, 6) / width, random.nextDouble(1, 6) / height,
+                    random.nextDouble(2 * Math.PI)};
+        }
+        java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(width, height,
+                java.awt.image.BufferedImage.TYPE_INT_RGB);
+        int[] row = new int[width];
+        for (int y = 0; y < height; y++) {
+            for (int x = 0; x < width; x++) {
+                int rgb = 0;
+                for (int c = 0; c < 3; c++) {
+                    double v = 0;
+                    for (int w = 3 * c; w < 3 * c + 3; w++) {
+                        v += Math.sin(2 * Math.PI * (waves[w][0] * x + waves[w][1] * y) + waves[w][2]);
+                    }
+                    rgb = rgb << 8 | (int) (128 + 40 * v);
+                }
+                row[x] = rgb;
+            }
+            image.setRGB(0, y, width, 1, row, 0, width);
+        }
+        return dev.cardcatalog.testing.TestImageFiles.jpeg(image, 0.85f);
     }
 
     /** The service's peak and current resident memory ({@code /proc/<pid>/status}). */
