@@ -299,13 +299,13 @@ public class ImageDecoder {
         } catch (IOException | RuntimeException refused) {
             stopIfAsked(stop);
             if (!jpeg.hasOptionalMetadata()) {
-                throw jpegFailure(refused);
+                throw jpegFailure(refused, jpeg);
             }
             try {
                 image = readJpeg(jpeg.without(body, JpegStructure.Segment::optional), false, stop);
             } catch (IOException | RuntimeException e) {
                 stopIfAsked(stop);
-                throw jpegFailure(refused);
+                throw jpegFailure(refused, jpeg);
             }
         }
         return toRgb(image);
@@ -327,7 +327,13 @@ public class ImageDecoder {
         }
     }
 
-    private static ImageDecodeException jpegFailure(Exception e) {
+    private static ImageDecodeException jpegFailure(Exception e, JpegStructure jpeg) {
+        if (SCALABLE_FRAMES.contains(jpeg.frame()) && jpeg.precision() != 8) {
+            // a DCT frame of 12-bit samples (ISO/IEC 10918-1 allows 8 or 12): neither reader here decodes one
+            return new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, String.format(Locale.ROOT,
+                    "the JPEG has %d-bit samples (SOF%d), which are not read here: send an 8-bit JPEG, as cameras "
+                            + "write", jpeg.precision(), jpeg.frame() - 0xC0), e);
+        }
         if (e instanceof IOException io) {
             return failure(io, e instanceof IIOException ? "the JPEG is damaged" : "the JPEG could not be read");
         }

@@ -334,6 +334,24 @@ class ImageDecoderTest {
         assertTrue(e.getMessage().contains(names), "\"" + e.getMessage() + "\" should name " + names);
     }
 
+    @Test
+    void aJpegOfTwelveBitSamplesIsRefusedAsSuchNotAsDamaged() {
+        for (byte[] eightBit : new byte[][] {CardArtGenerator.smallJpeg(6),
+                TestImageFiles.progressiveJpeg(CardArtGenerator.smallImage(6), 0.85f)}) {
+            byte[] twelve = eightBit.clone();
+            int sof = 2;
+            while ((twelve[sof + 1] & 0xFF) < 0xC0 || (twelve[sof + 1] & 0xFF) > 0xC2) {
+                sof += 2 + ((twelve[sof + 2] & 0xFF) << 8 | twelve[sof + 3] & 0xFF);
+            }
+            if (twelve[sof + 1] == (byte) 0xC0) {
+                twelve[sof + 1] = (byte) 0xC1; // a baseline frame is 8-bit only; an extended one may be 12
+            }
+            twelve[sof + 4] = 12;
+            assertReason(twelve, ImageDecodeException.Kind.CORRUPT,
+                    "12-bit samples (SOF" + ((twelve[sof + 1] & 0xFF) - 0xC0) + ")");
+        }
+    }
+
     /** A RIFF file of {@code form} with one chunk of {@code size} zero bytes: 12 + 8 + size bytes. */
     private static byte[] riff(String form, String chunk, int size) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(20 + size).order(java.nio.ByteOrder.LITTLE_ENDIAN);
