@@ -10,13 +10,21 @@ import dev.cardcatalog.testing.HostileLoad;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestDatabase;
+import dev.cardcatalog.testing.TestImageFiles;
 import io.restassured.path.json.JsonPath;
+import java.awt.image.BufferedImage;
+import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -27,7 +35,9 @@ import org.junit.jupiter.api.Test;
  * second. Every normal match must be answered 200, with the same answer as on the idle service; every hostile upload
  * is answered 4xx, or 503 {@code service-busy} when its pool or the memory budget is full, or 200 for a damaged photo
  * the decoders read anyway, never a server error; those refused from their markers always with their type. Before
- * issue 23, four scan floods made every normal match 503 for over a minute.
+ * issue 23, four scan floods made every normal match 503 for over a minute. Then four 12 MP photos of a bare surface
+ * at once, five rounds: each is looked at finer, and four finer looks at once ran this heap out (500s, issue 24's
+ * sixteenth stop); they are answered 200 or 503 {@code service-busy}, and a normal match answers as before.
  *
  * <p>The normal matches' latencies (p50, p99, max), the hostile answers' times and the service's peak RSS are
  * written to {@code target/hostile-uploads-it.txt} and printed, not asserted: no test depends on wall-clock speed,
@@ -102,22 +112,21 @@ class HostileUploadsIT {
             // photos that are cheap to decode but in which no card is recognised, so each is searched twice, the
             // second time finer: four at once, round after round, on the Deployment's 256 MB heap (four such
             // searches at once ran it out of heap: 500s)
-            List<HostileLoad.Answer> noCard = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<HostileLoad.Answer> noCard = Collections.synchronizedList(new ArrayList<>());
             List<byte[]> surfaces = List.of(surface(4000, 3000, 1), surface(3000, 4000, 2), surface(4096, 4096, 3),
                     surface(4032, 3024, 4));
-            java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(4);
+            ExecutorService senders = Executors.newFixedThreadPool(4);
             try {
                 for (int round = 0; round < 5; round++) {
-                    List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+                    List<Future<?>> sent = new ArrayList<>();
                     for (int k = 0; k < surfaces.size(); k++) {
                         byte[] body = surfaces.get(k);
                         String name = "surface " + k;
                         sent.add(senders.submit(() -> noCard.add(HostileLoad.send(
-                                java.net.http.HttpClient.newBuilder()
-                                        .version(java.net.http.HttpClient.Version.HTTP_1_1).build(),
+                                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(),
                                 service.baseUrl(), name, "image/jpeg", body))));
                     }
-                    for (java.util.concurrent.Future<?> f : sent) {
+                    for (Future<?> f : sent) {
                         f.get();
                     }
                 }
@@ -141,14 +150,13 @@ class HostileUploadsIT {
      * sine waves a channel), as a plain table or a wall photographed close up; drawn from {@code seed}.
      */
     private static byte[] surface(int width, int height, long seed) {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        SplittableRandom random = new SplittableRandom(seed);
         double[][] waves = new double[9][];
         for (int w = 0; w < waves.length; w++) {
             waves[w] = new double[] {random.nextDouble(1, 6) / width, random.nextDouble(1, 6) / height,
                     random.nextDouble(2 * Math.PI)};
         }
-        java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(width, height,
-                java.awt.image.BufferedImage.TYPE_INT_RGB);
+        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         int[] row = new int[width];
         for (int y = 0; y < height; y++) {
             for (int x = 0; x < width; x++) {
@@ -164,7 +172,7 @@ class HostileUploadsIT {
             }
             image.setRGB(0, y, width, 1, row, 0, width);
         }
-        return dev.cardcatalog.testing.TestImageFiles.jpeg(image, 0.85f);
+        return TestImageFiles.jpeg(image, 0.85f);
     }
 
     /** The service's peak and current resident memory ({@code /proc/<pid>/status}). */

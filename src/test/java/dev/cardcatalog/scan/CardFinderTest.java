@@ -19,6 +19,7 @@ import georegression.struct.point.Point2D_I32;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -315,7 +316,7 @@ class CardFinderTest {
         // each reduced to 1 pixel on a side before this (BoofCV's gradient threw), or as thin as a search may be
         int[][] sizes = {{1, 1}, {1, 2}, {2, 1}, {1, 1000}, {1000, 1}, {3, 1200}, {1200, 3}, {4000, 8}, {8, 4000},
             {2, 2}, {2, 400}, {400, 2}};
-        java.util.SplittableRandom random = new java.util.SplittableRandom(24);
+        SplittableRandom random = new SplittableRandom(24);
         for (int[] size : sizes) {
             int[] pixels = random.ints((long) size[0] * size[1], 0, 1 << 24).toArray();
             assertThat(new CardFinder().find(new RgbImage(size[0], size[1], pixels), UploadDeadline.none()))

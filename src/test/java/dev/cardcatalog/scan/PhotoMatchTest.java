@@ -13,6 +13,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
+import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -128,8 +129,7 @@ class PhotoMatchTest {
         // 1 x 1, and strips the card search reduces to a line of pixels: JPEG and PNG, lying and standing
         int[][] sizes = {{1, 1}, {1200, 3}, {4000, 8}, {8, 4000}};
         for (int[] size : sizes) {
-            java.awt.image.BufferedImage sliver = new java.awt.image.BufferedImage(size[0], size[1],
-                    java.awt.image.BufferedImage.TYPE_INT_RGB);
+            BufferedImage sliver = new BufferedImage(size[0], size[1], BufferedImage.TYPE_INT_RGB);
             for (int x = 0; x < size[0]; x++) {
                 for (int y = 0; y < size[1]; y++) {
                     sliver.setRGB(x, y, (x * 37 + y * 91) * 0x010203 & 0xFFFFFF);
