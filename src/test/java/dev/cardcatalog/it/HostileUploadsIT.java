@@ -156,15 +156,30 @@ class HostileUploadsIT {
             waves[w] = new double[] {random.nextDouble(1, 6) / width, random.nextDouble(1, 6) / height,
                     random.nextDouble(2 * Math.PI)};
         }
+        // sin(a + b) = sin a cos b + cos a sin b: each wave's sines and cosines along a row and down a column once
+        double[][] sinX = new double[waves.length][width];
+        double[][] cosX = new double[waves.length][width];
+        for (int w = 0; w < waves.length; w++) {
+            for (int x = 0; x < width; x++) {
+                sinX[w][x] = Math.sin(2 * Math.PI * waves[w][0] * x);
+                cosX[w][x] = Math.cos(2 * Math.PI * waves[w][0] * x);
+            }
+        }
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         int[] row = new int[width];
+        double[] sinY = new double[waves.length];
+        double[] cosY = new double[waves.length];
         for (int y = 0; y < height; y++) {
+            for (int w = 0; w < waves.length; w++) {
+                sinY[w] = Math.sin(2 * Math.PI * waves[w][1] * y + waves[w][2]);
+                cosY[w] = Math.cos(2 * Math.PI * waves[w][1] * y + waves[w][2]);
+            }
             for (int x = 0; x < width; x++) {
                 int rgb = 0;
                 for (int c = 0; c < 3; c++) {
                     double v = 0;
                     for (int w = 3 * c; w < 3 * c + 3; w++) {
-                        v += Math.sin(2 * Math.PI * (waves[w][0] * x + waves[w][1] * y) + waves[w][2]);
+                        v += sinX[w][x] * cosY[w] + cosX[w][x] * sinY[w];
                     }
                     rgb = rgb << 8 | (int) (128 + 40 * v);
                 }
