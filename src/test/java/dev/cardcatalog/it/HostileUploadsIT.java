@@ -115,6 +115,7 @@ class HostileUploadsIT {
             List<HostileLoad.Answer> noCard = Collections.synchronizedList(new ArrayList<>());
             List<byte[]> surfaces = List.of(surface(4000, 3000, 1), surface(3000, 4000, 2), surface(4096, 4096, 3),
                     surface(4032, 3024, 4));
+            HttpClient http = HostileLoad.client();
             ExecutorService senders = Executors.newFixedThreadPool(4);
             try {
                 for (int round = 0; round < 5; round++) {
@@ -122,9 +123,8 @@ class HostileUploadsIT {
                     for (int k = 0; k < surfaces.size(); k++) {
                         byte[] body = surfaces.get(k);
                         String name = "surface " + k;
-                        sent.add(senders.submit(() -> noCard.add(HostileLoad.send(
-                                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(),
-                                service.baseUrl(), name, "image/jpeg", body))));
+                        sent.add(senders.submit(() -> noCard.add(HostileLoad.send(http, service.baseUrl(), name,
+                                "image/jpeg", body))));
                     }
                     for (Future<?> f : sent) {
                         f.get();

@@ -146,7 +146,8 @@ public final class HostileLoad {
                 (System.nanoTime() - start) / 1e9);
     }
 
-    private static HttpClient client() {
+    /** A client as the load's clients are: HTTP/1.1 (the service speaks no other), a 10 s connect timeout. */
+    public static HttpClient client() {
         return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
                 .build();
     }
