@@ -1,6 +1,5 @@
 package dev.cardcatalog.scan;
 
-import boofcv.alg.feature.detect.edge.CannyEdgeDynamic;
 import boofcv.alg.filter.binary.ContourPacked;
 import boofcv.alg.filter.binary.GThresholdImageOps;
 import boofcv.abst.filter.binary.BinaryContourFinder;
@@ -11,14 +10,11 @@ import boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge;
 import boofcv.alg.shapes.polygon.RefinePolygonToGrayLine;
 import boofcv.concurrency.BoofConcurrency;
 import boofcv.factory.filter.binary.FactoryBinaryContourFinder;
-import boofcv.factory.filter.blur.FactoryBlurFilter;
-import boofcv.factory.filter.derivative.FactoryDerivative;
 import boofcv.struct.ConfigLength;
 import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayF32;
 import boofcv.struct.image.GrayS32;
 import boofcv.struct.image.GrayU8;
-import boofcv.struct.image.ImageType;
 import dev.cardcatalog.art.RgbImage;
 import georegression.fitting.line.FitLine_F64;
 import georegression.fitting.polygon.ConvexHullAndrewMonotone_F64;
@@ -179,7 +175,7 @@ public final class CardFinder {
         Pool pool = new Pool(small, factor, minArea, hulls, deadline, buffers);
 
         // 1. the regions Canny's edges enclose (their outer and inner contours)
-        Canny canny = buffers.canny;
+        CannyEdges canny = buffers.canny;
         GrayU8 edges = buffers.edges;
         canny.process(grey, 0.04f, 0.12f, edges);
         GrayU8 closed = MaskMorphology.dilate8(edges, buffers.closed); // closes gaps of a pixel in the edges
@@ -303,37 +299,6 @@ public final class CardFinder {
     }
 
     /**
-     * BoofCV's Canny edge detector with thresholds relative to the strongest edge
-     * ({@code FactoryEdgeDetectors.canny(2, false, true, ...)}: a Gaussian blur of radius 2, the three-point
-     * derivative), which can threshold the same image's edges again ({@link #again}) without blurring,
-     * differentiating and thinning it again. The hysteresis marks the intensities it traverses, so they are kept
-     * aside after thinning and put back before each thresholding. Not thread-safe.
-     */
-    static final class Canny extends CannyEdgeDynamic<GrayF32, GrayF32> {
-        private final GrayF32 thinned = new GrayF32(1, 1);
-
-        Canny() {
-            super(FactoryBlurFilter.gaussian(ImageType.single(GrayF32.class), -1, 2),
-                    FactoryDerivative.three(GrayF32.class, GrayF32.class), false);
-        }
-
-        @Override
-        protected void performThresholding(float low, float high, GrayU8 output) {
-            thinned.setTo(suppressed);
-            super.performThresholding(low, high, output);
-        }
-
-        /**
-         * The edges of the image last given to {@link #process} at other thresholds, as {@link #process} would mark
-         * them.
-         */
-        void again(float low, float high, GrayU8 output) {
-            suppressed.setTo(thinned);
-            performThresholding(low, high, output);
-        }
-    }
-
-    /**
      * The working images of one search, kept for the next: a search allocated about 13 MB of them at 504 × 378, and
      * at twenty 12 MP photos a second over HTTP that garbage had the 256 MB heap's collector stop the process for a
      * quarter of its time (JFR of {@code bench/match-http-bench.sh}, issue 24). Every step overwrites what it reads of them (BoofCV's edge detector and
@@ -343,7 +308,7 @@ public final class CardFinder {
      * search are dropped after it.
      */
     static final class Buffers {
-        final Canny canny = new Canny();
+        final CannyEdges canny = new CannyEdges();
         final GrayU8 edges = new GrayU8(1, 1);
         final GrayU8 closed = new GrayU8(1, 1);
         final GrayU8 binary = new GrayU8(1, 1);

@@ -201,7 +201,7 @@ class CardFinderTest {
                     assertThat(differ).as("pixels marked otherwise than BoofCV's").isLessThan(ours.data.length / 1000 + 1);
                 }
             }
-            CardFinder.Canny canny = new CardFinder.Canny();
+            CannyEdges canny = new CannyEdges();
             canny.process(grey, 0.04f, 0.12f, ours);
             var fresh = boofcv.factory.feature.detect.edge.FactoryEdgeDetectors.canny(2, false, true,
                     boofcv.struct.image.GrayF32.class, boofcv.struct.image.GrayF32.class);
