@@ -245,14 +245,19 @@ public class ImageDecoder {
 
     /**
      * Refuses, from its marker walk, a JPEG this decoder would refuse before reading its pixels: a declared size over
-     * the limits ({@link #checkDimensions}), no end-of-image marker (truncated), and a lossless or hierarchical frame
+     * the limits ({@link #checkDimensions}), no end-of-image marker (truncated; or damaged, when the walk does not
+     * reach the one that closes the file), and a lossless or hierarchical frame
      * longer than the decoded side (read at full size by every reader here).
      *
      * @param jpeg the file's marker walk
-     * @throws ImageDecodeException {@code DIMENSIONS_REFUSED} or {@code TRUNCATED}, with the reason
+     * @throws ImageDecodeException {@code DIMENSIONS_REFUSED}, {@code TRUNCATED} or {@code CORRUPT}, with the reason
      */
     public void checkJpeg(JpegStructure jpeg) throws ImageDecodeException {
         checkDimensions(jpeg.width(), jpeg.height());
+        if (!jpeg.complete() && jpeg.closed()) {
+            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the JPEG's markers are damaged: they "
+                    + "do not lead to the end-of-image marker that closes the file (corrupt data, not a cut file)");
+        }
         if (!jpeg.complete()) {
             throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
                     "the JPEG ends before its end-of-image marker (truncated file)");
@@ -408,6 +413,11 @@ public class ImageDecoder {
             if (warnings.truncated) {
                 throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
                         "the image data ends early (truncated file)");
+            }
+            if (warnings.segmentEnded) {
+                throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the JPEG's coded data is damaged: "
+                        + "a marker stands where image data should be (corrupt data, not a cut file: its end-of-image "
+                        + "marker is there)");
             }
             clean = true;
             return image;
@@ -773,13 +783,22 @@ public class ImageDecoder {
         }
     }
 
-    /** Notes libjpeg's "Premature end of JPEG file" and "premature end of data segment" warnings. */
+    /**
+     * Notes libjpeg's warnings of data that stops: "Premature end of JPEG file" (the input ran out: truncated) and
+     * "Corrupt JPEG data: premature end of data segment" (a marker met inside the coded data). A JPEG reaches the
+     * reader only with its end-of-image marker ({@link #checkJpeg}), so the second is damage, most often a
+     * bit flipped into a marker's 0xFF, not a cut file. Either way the picture is incomplete and is refused.
+     */
     private static final class WarningRecorder implements IIOReadWarningListener {
         boolean truncated;
+        boolean segmentEnded;
 
         @Override
         public void warningOccurred(ImageReader source, String warning) {
-            if (warning != null && warning.toLowerCase(Locale.ROOT).contains("premature end")) {
+            String text = warning == null ? "" : warning.toLowerCase(Locale.ROOT);
+            if (text.contains("premature end of data segment")) {
+                segmentEnded = true;
+            } else if (text.contains("premature end")) {
                 truncated = true;
             }
         }

@@ -30,10 +30,13 @@ import java.util.List;
  *                       other), and the markers without a length outside the entropy-coded data (RSTn, TEM, a
  *                       repeated SOI)
  * @param arithmetic     whether the file is arithmetic-coded: an SOF9-SOF11 or SOF13-SOF15 frame, or a DAC segment
+ * @param closed         whether the file's last two bytes are an EOI marker: a file the walk finds incomplete
+ *                       ({@code complete} false) but closed was not cut short, its markers are damaged (a flipped
+ *                       bit that makes a marker inside the coded data)
  */
 public record JpegStructure(int width, int height, int components, int frame, boolean iccProfile,
         boolean iccConsistent, List<Segment> metadata, boolean complete, int precision,
-        List<Component> frameComponents, int scans, int segments, boolean arithmetic) {
+        List<Component> frameComponents, int scans, int segments, boolean arithmetic, boolean closed) {
 
     /** The most metadata segments a walk records when the caller sets no lower limit. */
     public static final int MAX_RECORDED_SEGMENTS = 65_536;
@@ -200,7 +203,7 @@ public record JpegStructure(int width, int height, int components, int frame, bo
                     break;
                 }
                 return new JpegStructure(width, height, components, frame, icc, iccConsistent(b, metadata),
-                        metadata, true, precision, frameComponents, scans, segments, arithmetic);
+                        metadata, true, precision, frameComponents, scans, segments, arithmetic, closed(b));
             }
             if (marker != 0xDA && ++segments > maxSegments) {
                 throw tooManySegments(maxSegments);
@@ -262,7 +265,12 @@ public record JpegStructure(int width, int height, int components, int frame, bo
                     : ImageDecodeException.Kind.CORRUPT, "the JPEG has no frame header");
         }
         return new JpegStructure(width, height, components, frame, icc, iccConsistent(b, metadata), metadata,
-                false, precision, frameComponents, scans, segments, arithmetic);
+                false, precision, frameComponents, scans, segments, arithmetic, closed(b));
+    }
+
+    /** Whether {@code b} ends with an EOI marker, 0xFF 0xD9. */
+    private static boolean closed(byte[] b) {
+        return b.length >= 4 && (b[b.length - 2] & 0xFF) == 0xFF && (b[b.length - 1] & 0xFF) == 0xD9;
     }
 
     private static ImageDecodeException tooManySegments(int maxSegments) {

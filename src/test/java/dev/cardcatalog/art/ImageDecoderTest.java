@@ -3,6 +3,7 @@ package dev.cardcatalog.art;
 import dev.cardcatalog.testing.JpegSegments;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -185,6 +186,39 @@ class ImageDecoderTest {
                 assertEquals(ImageDecodeException.Kind.TRUNCATED, e.kind(), e.getMessage());
             }
         }
+    }
+
+    @Test
+    void aWholeJpegWithBitsFlippedInItsDataIsDamagedNotTruncated() {
+        // a flipped bit can make a 0xFF byte, which libjpeg reads as a marker inside the coded data ("premature end
+        // of data segment"): the file still has its end-of-image marker, so it is damaged, never called cut short
+        byte[] jpeg = CardArtGenerator.smallJpeg(16);
+        Random random = new Random(3);
+        int refused = 0;
+        java.util.Set<String> messages = new java.util.TreeSet<>();
+        for (int trial = 0; trial < 60; trial++) {
+            byte[] flipped = jpeg.clone();
+            for (int k = 1 + random.nextInt(20); k > 0; k--) {
+                int at = jpeg.length * 2 / 5 + random.nextInt(jpeg.length / 2);
+                flipped[at] ^= (byte) (1 << random.nextInt(8));
+            }
+            try {
+                decoder.decode(flipped);
+            } catch (ImageDecodeException e) {
+                refused++;
+                messages.add(e.getMessage());
+                assertEquals(ImageDecodeException.Kind.CORRUPT, e.kind(), "trial " + trial + ": " + e.getMessage());
+                assertFalse(e.getMessage().contains("truncated"), e.getMessage());
+            }
+        }
+        assertTrue(refused >= 10, "refused " + refused + " of 60");
+        // both ways a flipped bit shows: the marker walk led astray, and libjpeg meeting a marker in the data
+        assertTrue(messages.stream().anyMatch(m -> m.contains("markers are damaged")), messages.toString());
+        assertTrue(messages.stream().anyMatch(m -> m.contains("a marker stands where image data should be")),
+                messages.toString());
+        ImageDecodeException cut = assertRefused(Arrays.copyOf(jpeg, jpeg.length - 1), "without its last byte");
+        assertEquals(ImageDecodeException.Kind.TRUNCATED, cut.kind(), cut.getMessage());
+        assertTrue(cut.getMessage().contains("truncated"), cut.getMessage());
     }
 
     @Test
