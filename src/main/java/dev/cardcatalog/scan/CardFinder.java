@@ -435,10 +435,11 @@ public final class CardFinder {
     }
 
     /**
-     * How many {@link Buffers} are kept for the next searches: as many as matches run at once by default (twice the
-     * cores, {@link ScanConfig#matchConcurrency()}). A search beyond them takes working images of its own, some 10 MB
-     * that live as long as the search: long enough to outlive a young collection, be promoted, and fill the old
-     * generation (docs/benchmarks.md, issue 24, the collector's log).
+     * The most {@link Buffers} kept for the next searches: twice the cores, enough for a replica whose operator
+     * lets twice the cores match at once ({@link ScanConfig#matchConcurrency()}; the cores by default). Only as many
+     * are ever made as searches ran at once. A search beyond them takes working images of its own, some 10 MB that
+     * live as long as the search: long enough to outlive a young collection, be promoted, and fill the old generation
+     * (docs/benchmarks.md, issue 24, the collector's log).
      */
     static final int SPARE = 2 * Runtime.getRuntime().availableProcessors();
 

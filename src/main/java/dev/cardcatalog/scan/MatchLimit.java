@@ -45,7 +45,8 @@ public class MatchLimit {
 
     @Inject
     MatchLimit(ScanConfig config, MeterRegistry metrics) {
-        this(config.matchConcurrency().orElse(2 * Runtime.getRuntime().availableProcessors()), config.matchQueue(),
+        this(config.matchConcurrency().orElse(Runtime.getRuntime().availableProcessors()),
+                config.matchQueue().orElse(Runtime.getRuntime().availableProcessors() + 4),
                 config.expensiveMatchConcurrency().orElse(Math.max(1, Runtime.getRuntime().availableProcessors() / 2)),
                 config.expensiveMatchQueue(), config.matchQueueWait(), config.matchRetryAfter(), metrics);
     }

@@ -15,14 +15,18 @@ import java.util.OptionalInt;
 public interface ScanConfig {
 
     /**
-     * The most photo matches ({@code POST /api/art-index/matches}) that read and decode their upload at once; twice
-     * the available processors when absent.
+     * The most photo matches ({@code POST /api/art-index/matches}) that read and decode their upload at once; the
+     * available processors when absent. A match is CPU work from its first step to its last, so more at once than
+     * cores only shares the cores: with twice as many, a 12 MP photo's match took 6 % more CPU and its p99 was 9 %
+     * longer (docs/benchmarks.md, issue 24, a seventeenth stop).
      */
     OptionalInt matchConcurrency();
 
-    /** The most matches that wait for a turn beyond those running; any more are answered 503 at once. */
-    @WithDefault("4")
-    int matchQueue();
+    /**
+     * The most matches that wait for a turn beyond those running; any more are answered 503 at once. The available
+     * processors plus 4 when absent, so that a replica admits as many as when twice the processors ran at once.
+     */
+    OptionalInt matchQueue();
 
     /** The longest a match waits for a turn before it is answered 503. */
     @WithDefault("5s")

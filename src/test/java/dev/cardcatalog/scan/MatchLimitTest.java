@@ -98,6 +98,45 @@ class MatchLimitTest {
         assertThat(order).containsExactly("first", "waited", "arrived later");
     }
 
+    @Test
+    void byDefaultAsManyRunAsThereAreProcessorsAndAsManyMorePlusFourWait() throws Exception {
+        // the defaults of ScanConfig (its optional settings absent): the processors at once, the processors plus 4
+        // waiting, so a replica still admits twice its processors plus 4; one more is refused at once
+        ScanConfig defaults = (ScanConfig) java.lang.reflect.Proxy.newProxyInstance(ScanConfig.class.getClassLoader(),
+                new Class<?>[] {ScanConfig.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "matchConcurrency", "matchQueue", "expensiveMatchConcurrency" -> java.util.OptionalInt.empty();
+                    case "expensiveMatchQueue" -> 2;
+                    case "matchQueueWait" -> Duration.ofSeconds(60);
+                    case "matchRetryAfter" -> Duration.ofSeconds(2);
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        MatchLimit limit = new MatchLimit(defaults, metrics);
+        int processors = Runtime.getRuntime().availableProcessors();
+        assertThat(limit.concurrency()).isEqualTo(processors);
+        CountDownLatch release = new CountDownLatch(1);
+        List<CompletableFuture<String>> held = new java.util.ArrayList<>();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+        try {
+            for (int k = 0; k < 2 * processors + 4; k++) {
+                held.add(CompletableFuture.supplyAsync(() -> limit.run(() -> {
+                    await(release);
+                    return "held";
+                }), threads));
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
+                    metrics.get("art.matches.running").gauge().value() == processors
+                            && metrics.get("art.matches.waiting").gauge().value() == processors + 4);
+            assertThatThrownBy(() -> limit.run(() -> "one more")).isInstanceOf(BusyException.class);
+        } finally {
+            release.countDown();
+            threads.shutdown();
+        }
+        for (CompletableFuture<String> match : held) {
+            assertThat(match.get(30, TimeUnit.SECONDS)).isEqualTo("held");
+        }
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(30, TimeUnit.SECONDS);
