@@ -93,12 +93,44 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
      * Starts a server.
      *
      * @param dataDirectory where the cluster lives, kept between starts; null for a throwaway directory
-     * @param port the port, 0 for a free one
+     * @param port the port, 0 for a free one: then, if the server cannot start (another process may take the free
+     *             port found before the server binds it: two test JVMs starting at once did, in a clean clone's
+     *             suite), it is started again on another, {@value #FREE_PORT_ATTEMPTS} times in all
      */
     public static EmbeddedPostgresServer start(Path dataDirectory, int port) {
+        return port > 0 ? start(dataDirectory, () -> port, 1, STARTUP_WAIT)
+                : start(dataDirectory, () -> 0, FREE_PORT_ATTEMPTS, STARTUP_WAIT);
+    }
+
+    /** How many times a server on a free port is tried ({@link #start(Path, int)}). */
+    static final int FREE_PORT_ATTEMPTS = 3;
+
+    /** How long a start waits for the server to take connections: a loaded machine's start takes seconds. */
+    private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
+
+    /**
+     * Starts a server on the port {@code ports} gives (0: a free one), trying {@code attempts} times in all, each
+     * on the next port it gives, waiting up to {@code startupWait} each time.
+     */
+    static EmbeddedPostgresServer start(Path dataDirectory, java.util.function.IntSupplier ports, int attempts,
+            Duration startupWait) {
+        for (int attempt = 1;; attempt++) {
+            try {
+                return startOnce(dataDirectory, ports.getAsInt(), startupWait);
+            } catch (UncheckedIOException e) {
+                if (attempt >= attempts) {
+                    throw e;
+                }
+                System.err.printf("the embedded PostgreSQL did not start (%s); trying again on another port%n",
+                        e.getCause().getMessage());
+            }
+        }
+    }
+
+    private static EmbeddedPostgresServer startOnce(Path dataDirectory, int port, Duration startupWait) {
         try {
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                    .setPGStartupWait(Duration.ofSeconds(60))
+                    .setPGStartupWait(startupWait)
                     .setServerConfig("max_connections", "100")
                     .setServerConfig("fsync", "off")
                     .setServerConfig("synchronous_commit", "off")
