@@ -53,10 +53,25 @@ class CannyEdgesTest {
         GrayS8 theirs = GradientToEdgeFeatures.discretizeDirection4(angle, null);
         GrayS8 ours = new GrayS8(pairs.size(), 1);
         GrayF32 intensity = new GrayF32(pairs.size(), 1);
-        CannyEdges.intensityAndDirection(derivX, derivY, intensity, ours);
+        CannyEdges.intensityAndDirection(derivX, derivY, intensity, ours, new float[pairs.size()]);
         for (int i = 0; i < pairs.size(); i++) {
             assertThat(ours.data[i]).as("direction of dx %s, dy %s", derivX.data[i], derivY.data[i])
                     .isEqualTo(theirs.data[i]);
+        }
+        // the same derivatives as rows of a sub-image (a stride and an offset), a row's quotients at a time
+        int width = 1000;
+        int rows = (pairs.size() + width - 1) / width;
+        GrayF32 wideX = new GrayF32(width + 3, rows + 2).subimage(2, 1, 2 + width, 1 + rows);
+        GrayF32 wideY = new GrayF32(width + 3, rows + 2).subimage(2, 1, 2 + width, 1 + rows);
+        for (int i = 0; i < rows * width; i++) {
+            wideX.set(i % width, i / width, i < pairs.size() ? derivX.data[i] : 1f);
+            wideY.set(i % width, i / width, i < pairs.size() ? derivY.data[i] : 0f);
+        }
+        GrayS8 wideOurs = new GrayS8(width + 5, rows + 1).subimage(1, 1, 1 + width, 1 + rows);
+        CannyEdges.intensityAndDirection(wideX, wideY, new GrayF32(width, rows), wideOurs, new float[width]);
+        for (int i = 0; i < pairs.size(); i++) {
+            assertThat(wideOurs.get(i % width, i / width)).as("direction of dx %s, dy %s in rows", derivX.data[i],
+                    derivY.data[i]).isEqualTo(theirs.data[i]);
         }
         GrayF32 theirIntensity = new GrayF32(pairs.size(), 1);
         GradientToEdgeFeatures.intensityAbs(derivX, derivY, theirIntensity);
