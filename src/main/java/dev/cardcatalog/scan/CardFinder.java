@@ -767,23 +767,28 @@ public final class CardFinder {
             cb[c] = centres[c][2];
         }
         float within2 = squaredWithin(far);
-        // a row at a time, each colour over the whole row (a loop without branches, which the compiler vectorises):
-        // the least squared distance to any colour, then far when it is over the bound (any colour near: the least is)
+        // a row at a time, each colour over the whole row: the least squared distance to any colour, then far when
+        // it is over the bound (any colour near: the least is). The row is copied first, so that every array of the
+        // loop is read at the same index: C2 vectorises it then, and not when they are read at row + x and x
+        // (4.7 times as fast, docs/benchmarks.md)
         float[] least = new float[w];
-        float[] red = small.red;
-        float[] green = small.green;
-        float[] blue = small.blue;
+        float[] red = new float[w];
+        float[] green = new float[w];
+        float[] blue = new float[w];
         for (int y = 0; y < h; y++) {
             int row = y * w;
+            System.arraycopy(small.red, row, red, 0, w);
+            System.arraycopy(small.green, row, green, 0, w);
+            System.arraycopy(small.blue, row, blue, 0, w);
             java.util.Arrays.fill(least, Float.POSITIVE_INFINITY);
             for (int c = 0; c < colours; c++) {
                 float r = cr[c];
                 float g = cg[c];
                 float b = cb[c];
                 for (int x = 0; x < w; x++) {
-                    float dr = red[row + x] - r;
-                    float dg = green[row + x] - g;
-                    float db = blue[row + x] - b;
+                    float dr = red[x] - r;
+                    float dg = green[x] - g;
+                    float db = blue[x] - b;
                     least[x] = Math.min(least[x], dr * dr + dg * dg + db * db);
                 }
             }
