@@ -56,8 +56,8 @@ final class CannyEdges {
     /** A copy of {@link #thinned} for the hysteresis, which marks the intensities it traverses. */
     private final GrayF32 traced = new GrayF32(1, 1);
     private final HysteresisEdgeTraceMark hysteresis = new HysteresisEdgeTraceMark();
-    /** A row's quotients {@code dy / dx}, for {@link #intensityAndDirection}. */
-    private float[] quotients = new float[0];
+    /** A row's derivatives, intensities and quotients, for {@link #intensityAndDirection}. */
+    private float[][] rows = new float[4][0];
 
     /**
      * Marks in {@code output} (1, else 0; reshaped to the input's size) the edges of {@code input} as BoofCV's
@@ -78,10 +78,10 @@ final class CannyEdges {
         output.reshape(w, h);
         blur.process(input, blurred);
         gradient.process(blurred, derivX, derivY);
-        if (quotients.length < w) {
-            quotients = new float[w];
+        if (rows[0].length < w) {
+            rows = new float[4][w];
         }
-        intensityAndDirection(derivX, derivY, intensity, direction, quotients);
+        intensityAndDirection(derivX, derivY, intensity, direction, rows);
         suppress(intensity, direction, thinned);
         threshold(low, high, output);
     }
@@ -119,45 +119,44 @@ final class CannyEdges {
      * bounds in the next, then the few pixels the bounds do not decide (about 40 % less time than the three done
      * pixel by pixel; docs/benchmarks.md).
      *
-     * @param quotients scratch, at least as wide as the derivatives; its values are left over
+     * @param rows four arrays of scratch, each at least as wide as the derivatives; their values are left over
      */
     static void intensityAndDirection(GrayF32 derivX, GrayF32 derivY, GrayF32 intensity, GrayS8 direction,
-            float[] quotients) {
-        float[] xs = derivX.data;
-        float[] ys = derivY.data;
-        float[] out = intensity.data;
+            float[][] rows) {
         byte[] dirs = direction.data;
-        float[] t = quotients;
+        float[] xs = rows[0];
+        float[] ys = rows[1];
+        float[] sums = rows[2];
+        float[] t = rows[3];
         float b0 = BOUNDS[0];
         float b1 = BOUNDS[1];
         float b2 = BOUNDS[2];
         float b3 = BOUNDS[3];
         int w = derivX.width;
         for (int y = 0; y < derivX.height; y++) {
-            int ix = derivX.startIndex + y * derivX.stride;
-            int iy = derivY.startIndex + y * derivY.stride;
-            int io = intensity.startIndex + y * intensity.stride;
+            // the row copied out and back: C2 vectorises a loop whose arrays are all read at one index, and not one
+            // that reads them at row + x and x
+            System.arraycopy(derivX.data, derivX.startIndex + y * derivX.stride, xs, 0, w);
+            System.arraycopy(derivY.data, derivY.startIndex + y * derivY.stride, ys, 0, w);
+            for (int x = 0; x < w; x++) {
+                sums[x] = Math.abs(xs[x]) + Math.abs(ys[x]);
+                t[x] = ys[x] / xs[x];
+            }
+            System.arraycopy(sums, 0, intensity.data, intensity.startIndex + y * intensity.stride, w);
             int id = direction.startIndex + y * direction.stride;
             for (int x = 0; x < w; x++) {
-                float dx = xs[ix + x];
-                float dy = ys[iy + x];
-                out[io + x] = Math.abs(dx) + Math.abs(dy);
-                t[x] = dy / dx;
-            }
-            for (int x = 0; x < w; x++) {
                 // q >= b exactly when q - b has no sign bit (a difference of floats is 0 only when they are equal,
-                // and then +0; an infinite q gives an infinite difference of its sign): counted without a branch,
-                // where the comparisons compiled to branches that the photo's data mispredicts
+                // and then +0; an infinite q gives an infinite difference of its sign): the bounds not reached
+                // counted without a branch, where the comparisons compiled to branches that the photo's data
+                // mispredicts
                 float q = t[x];
-                int short0 = Float.floatToRawIntBits(q - b0) >>> 31;
-                int short1 = Float.floatToRawIntBits(q - b1) >>> 31;
-                int short2 = Float.floatToRawIntBits(q - b2) >>> 31;
-                int short3 = Float.floatToRawIntBits(q - b3) >>> 31;
-                dirs[id + x] = DIRECTION[4 - short0 - short1 - short2 - short3];
+                int missed = (Float.floatToRawIntBits(q - b0) >>> 31) + (Float.floatToRawIntBits(q - b1) >>> 31)
+                        + (Float.floatToRawIntBits(q - b2) >>> 31) + (Float.floatToRawIntBits(q - b3) >>> 31);
+                dirs[id + x] = DIRECTION[4 - missed];
             }
             // what the bounds do not decide: a tiny dx, and a NaN quotient
             for (int x = 0; x < w; x++) {
-                if (Math.abs(xs[ix + x]) < 1e-10f) {
+                if (Math.abs(xs[x]) < 1e-10f) {
                     dirs[id + x] = 2;
                 } else if (t[x] != t[x]) {
                     dirs[id + x] = 0;

@@ -53,7 +53,7 @@ class CannyEdgesTest {
         GrayS8 theirs = GradientToEdgeFeatures.discretizeDirection4(angle, null);
         GrayS8 ours = new GrayS8(pairs.size(), 1);
         GrayF32 intensity = new GrayF32(pairs.size(), 1);
-        CannyEdges.intensityAndDirection(derivX, derivY, intensity, ours, new float[pairs.size()]);
+        CannyEdges.intensityAndDirection(derivX, derivY, intensity, ours, new float[4][pairs.size()]);
         for (int i = 0; i < pairs.size(); i++) {
             assertThat(ours.data[i]).as("direction of dx %s, dy %s", derivX.data[i], derivY.data[i])
                     .isEqualTo(theirs.data[i]);
@@ -68,7 +68,7 @@ class CannyEdgesTest {
             wideY.set(i % width, i / width, i < pairs.size() ? derivY.data[i] : 0f);
         }
         GrayS8 wideOurs = new GrayS8(width + 5, rows + 1).subimage(1, 1, 1 + width, 1 + rows);
-        CannyEdges.intensityAndDirection(wideX, wideY, new GrayF32(width, rows), wideOurs, new float[width]);
+        CannyEdges.intensityAndDirection(wideX, wideY, new GrayF32(width, rows), wideOurs, new float[4][width]);
         for (int i = 0; i < pairs.size(); i++) {
             assertThat(wideOurs.get(i % width, i / width)).as("direction of dx %s, dy %s in rows", derivX.data[i],
                     derivY.data[i]).isEqualTo(theirs.data[i]);
