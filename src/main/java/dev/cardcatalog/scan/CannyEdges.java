@@ -116,8 +116,8 @@ final class CannyEdges {
      * x, 1 and -1 the diagonals, 2 along y; 2 when {@code |dx|} is under 1e-10; 0 when the quotient is NaN. From the
      * quotient {@code dy / dx} and {@link #BOUNDS}, without its arc tangent. A row at a time: the intensities and the
      * quotients in one loop (one the compiler vectorises, divisions included), the quotients compared with the
-     * bounds in the next, then the few pixels the bounds do not decide (about 40 % less time than the three done
-     * pixel by pixel; docs/benchmarks.md).
+     * bounds in the next, then the few pixels the bounds do not decide (about half the time of the three done pixel
+     * by pixel; docs/benchmarks.md).
      *
      * @param rows four arrays of scratch, each at least as wide as the derivatives; their values are left over
      */
@@ -221,7 +221,7 @@ final class CannyEdges {
             for (int x = 1; x < w - 1; x++, i++, d++, o++) {
                 // suppressed when a neighbour is more: when middle - neighbour has its sign bit (exact for finite
                 // intensities that are not -0, as |dx| + |dy| always is). Without a branch: the comparisons compiled
-                // to branches that the photo's data mispredicts, which took 4 times as long
+                // to branches that the photo's data mispredicts, which took 2.5 to 4 times as long
                 int k = step[dirs[d] & 3];
                 float middle = in[i];
                 int less = Float.floatToRawIntBits(middle - in[i - k]) | Float.floatToRawIntBits(middle - in[i + k]);
