@@ -68,13 +68,17 @@ class CannyEdgesTest {
             wideY.set(i % width, i / width, i < pairs.size() ? derivY.data[i] : 0f);
         }
         GrayS8 wideOurs = new GrayS8(width + 5, rows + 1).subimage(1, 1, 1 + width, 1 + rows);
-        CannyEdges.intensityAndDirection(wideX, wideY, new GrayF32(width, rows), wideOurs, new float[4][width]);
+        GrayF32 wideIntensity = new GrayF32(width + 2, rows + 3).subimage(1, 2, 1 + width, 2 + rows);
+        CannyEdges.intensityAndDirection(wideX, wideY, wideIntensity, wideOurs, new float[4][width]);
+        GrayF32 theirIntensity = new GrayF32(pairs.size(), 1);
+        GradientToEdgeFeatures.intensityAbs(derivX, derivY, theirIntensity);
         for (int i = 0; i < pairs.size(); i++) {
             assertThat(wideOurs.get(i % width, i / width)).as("direction of dx %s, dy %s in rows", derivX.data[i],
                     derivY.data[i]).isEqualTo(theirs.data[i]);
+            assertThat(Float.floatToIntBits(wideIntensity.get(i % width, i / width))) // NaN as NaN
+                    .as("intensity of dx %s, dy %s in rows", derivX.data[i], derivY.data[i])
+                    .isEqualTo(Float.floatToIntBits(theirIntensity.data[i]));
         }
-        GrayF32 theirIntensity = new GrayF32(pairs.size(), 1);
-        GradientToEdgeFeatures.intensityAbs(derivX, derivY, theirIntensity);
         assertThat(intensity.data).isEqualTo(theirIntensity.data);
         // the bounds are the floats nearest tan(22.5°) and tan(67.5°), as the bins say
         assertThat(CannyEdges.BOUNDS[2]).isCloseTo((float) Math.tan(Math.PI / 8), org.assertj.core.api.Assertions
