@@ -1,7 +1,8 @@
 # Sourced by the HTTP benchmarks (match-http-bench.sh, match-http-pairs.sh).
 #
-# start_local_run CLASSPATH PORT DIR JVM_OPTIONS
-#   starts the packaged service of CLASSPATH as the local run starts it (dev.cardcatalog.testing.LocalRun: embedded
+# start_local_run CLASSPATH PORT DIR JVM_OPTIONS [RUNNER]
+#   starts the packaged service RUNNER (a quarkus-run.jar; target/quarkus-app/quarkus-run.jar when absent) with the
+#   local run of CLASSPATH as it starts it (dev.cardcatalog.testing.LocalRun: embedded
 #   PostgreSQL and Kafka, the Scryfall stand-in) on PORT in the background, its files and log (DIR/local.log) under
 #   DIR, the service's JVM with JVM_OPTIONS; waits for it, starts a refresh, and waits for the art build the refresh
 #   starts (at most 20 minutes). Sets LOCAL_PID (the local run's process) and PASSWORD (the operator's). The caller
@@ -11,11 +12,14 @@
 # machine_ticks        the whole machine's busy CPU time, in clock ticks
 
 start_local_run() {
-  local cp=$1 port=$2 dir=$3 options=$4
+  local cp=$1 port=$2 dir=$3 options=$4 runner=${5:-target/quarkus-app/quarkus-run.jar}
+  [ -f "$runner" ] || { echo "no packaged service at $runner (./mvnw package)" >&2; return 1; }
+  runner=$(cd "$(dirname "$runner")" && pwd)/$(basename "$runner")
   rm -rf "$dir/local"
   mkdir -p "$dir"
   : > "$dir/local.log"
-  java -cp "$cp" -Dlocal.port="$port" -Dlocal.dir="$dir/local" \
+  # the runner named, never the working directory's: a revision's local run would start this tree's package
+  java -cp "$cp" -Dapp.runner="$runner" -Dlocal.port="$port" -Dlocal.dir="$dir/local" \
     -Dlocal.jvm-options="$options -Dorg.bytedeco.javacpp.cachedir=$dir/javacpp" \
     dev.cardcatalog.testing.LocalRun > "$dir/local.log" 2>&1 &
   LOCAL_PID=$!
@@ -26,7 +30,12 @@ start_local_run() {
   done
   PASSWORD=$(awk '/^Its password:/{print $3}' "$dir/local.log")
   [ -n "$PASSWORD" ] || { cat "$dir/local.log"; echo "the local run did not start" >&2; return 1; }
-  local base=http://localhost:$port
+  local base=http://localhost:$port pid
+  pid=$(service_pid "$port")
+  if [ -n "$pid" ] && ! tr '\0' ' ' < "/proc/$pid/cmdline" | grep -qF -- "$runner"; then
+    echo "the service on port $port does not run $runner" >&2
+    return 1
+  fi
   curl -fsS -u "operator:$PASSWORD" -X POST "$base/api/refreshes" >/dev/null
   for _ in $(seq 1 600); do
     curl -fsS -o /dev/null "$base/api/art-index" 2>/dev/null && return 0

@@ -11,7 +11,8 @@
 #                                 [--jvm-options-a "..."] [--jvm-options-b "..."]
 #
 # A and B are revisions of this repository (a commit, a tag, HEAD): each is checked out into
-# target/match-http-pairs/<a|b>/ (a git worktree, kept for the next run) and packaged there. Both get the same
+# target/match-http-pairs/<a|b>/ (a git worktree, kept for the next run) and packaged there, and its service runs
+# that package (bench/local-run.sh names the runner jar and checks the process runs it). Both get the same
 # photos (bench/MatchPhotos.java of the working tree: small, 1024, 12mp, 12mp-card, 12mp-binder) and the Deployment's
 # JVM options unless told otherwise. Ports 18651 (A) and 18652 (B). Needs git, `ab`, curl, `ss`
 # (Debian: apt-get install -y apache2-utils curl iproute2).
@@ -78,9 +79,9 @@ CP_B=$(checkout b "$REV_B")
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || true; done' EXIT
 echo "starting A on 18651 and B on 18652, each with a refresh and its art build ..."
-start_local_run "$CP_A" 18651 "$DIR/run-a" "$JVM_A"
+start_local_run "$CP_A" 18651 "$DIR/run-a" "$JVM_A" "$DIR/a/target/quarkus-app/quarkus-run.jar"
 PIDS+=("$LOCAL_PID")
-start_local_run "$CP_B" 18652 "$DIR/run-b" "$JVM_B"
+start_local_run "$CP_B" 18652 "$DIR/run-b" "$JVM_B" "$DIR/b/target/quarkus-app/quarkus-run.jar"
 PIDS+=("$LOCAL_PID")
 
 TICK=$(getconf CLK_TCK)
