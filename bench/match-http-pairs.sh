@@ -64,13 +64,15 @@ checkout() {
   local side=$1 rev=$2 tree=$DIR/$1
   if [ ! -d "$tree" ]; then
     git worktree prune # a tree removed with target/ (mvn clean) is still registered
-    git worktree add --detach "$tree" "$rev" >/dev/null
+    git worktree add --detach "$tree" "$rev" >/dev/null || return 1
   else
-    git -C "$tree" checkout -q --detach "$rev"
+    git -C "$tree" checkout -q --detach "$rev" || return 1
   fi
   echo "$side: $(git -C "$tree" log -1 --format='%h %s' | cut -c1-100)" >&2
-  (cd "$tree" && ./mvnw -B -q package -DskipTests \
-    && ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt) >&2
+  # clean: classes and resources another revision left in the tree's target/ would be packaged with this one
+  (cd "$tree" && ./mvnw -B -q clean package -DskipTests \
+    && ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt) >&2 \
+    || { echo "$side: $rev did not build" >&2; return 1; }
   echo "$tree/target/test-classes:$tree/target/classes:$(cat "$tree/target/bench/classpath.txt")"
 }
 CP_A=$(checkout a "$REV_A")
