@@ -79,7 +79,8 @@ CP_A=$(checkout a "$REV_A")
 CP_B=$(checkout b "$REV_B")
 
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || true; done' EXIT
+# LOCAL_PID too: a start that failed had not yet been added to PIDS
+trap 'for p in "${PIDS[@]}" ${LOCAL_PID:-}; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || true; done' EXIT
 echo "starting A on 18651 and B on 18652, each with a refresh and its art build ..."
 start_local_run "$CP_A" 18651 "$DIR/run-a" "$JVM_A" "$DIR/a/target/quarkus-app/quarkus-run.jar"
 PIDS+=("$LOCAL_PID")
