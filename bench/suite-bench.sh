@@ -3,7 +3,8 @@
 # repository's HEAD, as a new contributor runs it, timed with the load average before and after, then the time of
 # every test class (the log's "Tests run" lines) and the Quarkus starts, longest first, and how busy the
 # machine's cores were: every 10 s, the share of all cores' time spent running (/proc/stat), to <clone>/cpu.tsv,
-# and the average of the test phases.
+# and the average of the test phases; and the CPU seconds spent by each kind of process (bench/process-cpu.py, to
+# <clone>/process-cpu.tsv).
 #
 #   bench/suite-bench.sh [clone directory=/tmp/card-catalog-suite] [extra ./mvnw arguments...]
 set -euo pipefail
@@ -29,15 +30,20 @@ start=$(date +%s)
 before=$(busy)
 sample_cpu > cpu.tsv &
 sampler=$!
+python3 "$SOURCE/bench/process-cpu.py" process-cpu.tsv > process-cpu.txt &
+processes=$!
 status=0
 ./mvnw -B verify "$@" > suite.log 2>&1 || status=$?
 end=$(date +%s)
 after=$(busy)
 kill $sampler
+kill -TERM $processes
+wait $processes || true
 echo "$before $after" | awk -v cores="$(nproc)" '{printf "cores busy: %.0f%% of %d cores over the run (%s/cpu.tsv every 10 s)\n", 100 * ($3 - $1) / ($4 - $2), cores, ENVIRON["PWD"]}'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "./mvnw -B verify: exit $status, $(( (end - start) / 60 )) min $(( (end - start) % 60 )) s (log: $CLONE/suite.log)"
 grep -E "Tests run: [0-9]+, Failures" suite.log | grep -v " -- in " || true
+cat process-cpu.txt
 echo "Quarkus starts (one per test profile used): $(grep -c 'started in .*Listening on' suite.log || true)"
 python3 - <<'EOF'
 import re

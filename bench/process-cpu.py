@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Where a run's CPU goes, by kind of process (docs/benchmarks.md, "Test suite").
+
+    bench/process-cpu.py OUT.tsv &   # samples every process's CPU time until killed (SIGTERM), then writes OUT.tsv
+
+Every second it reads each process's user and system time (/proc/PID/stat, fields 14 and 15) and its command line,
+and keeps the last figure seen for each process (less what it had spent when sampling began). On SIGTERM it writes one row a process (pid, kind, CPU seconds,
+first and last second seen, the command line's first 300 characters) and prints the CPU seconds by kind. A process
+that lives less than a second may be missed; its CPU then counts for nothing here, though the machine's total
+(/proc/stat) has it. The kinds are rules on the command line, first match wins (KINDS below).
+"""
+import os
+import re
+import signal
+import sys
+import time
+
+KINDS = [
+    ("unit-test JVM", re.compile(r"surefirebooter.*[/ ]surefire[/ ]")),
+    ("integration-test JVM", re.compile(r"surefirebooter|failsafe")),
+    ("service process", re.compile(r"quarkus-run\.jar")),
+    ("maven", re.compile(r"plexus-classworlds|org\.codehaus\.plexus\.classworlds")),
+    ("postgresql", re.compile(r"(^|/)postgres\b|postgres:")),
+    ("chromium", re.compile(r"chrom")),
+    ("promtool", re.compile(r"promtool")),
+]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def kind_of(cmdline):
+    for name, rule in KINDS:
+        if rule.search(cmdline):
+            return name
+    return "other"
+
+
+def sample(seen, now, first_sample):
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu = (int(fields[11]) + int(fields[12])) / TICKS
+            row = seen.get(pid)
+            if row is None:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmdline = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+                # a process already running when sampling began counts only what it spends from then on
+                row = seen[pid] = {"cmd": cmdline, "first": now, "base": cpu if first_sample else 0.0, "cpu": 0.0}
+            row["cpu"] = max(row["cpu"], cpu - row["base"])
+            row["last"] = now
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+            continue
+
+
+def main():
+    out = sys.argv[1]
+    seen = {}
+    start = time.monotonic()
+    stopped = []
+    signal.signal(signal.SIGTERM, lambda *_: stopped.append(True))
+    while not stopped:
+        sample(seen, round(time.monotonic() - start), not seen)
+        time.sleep(1)
+    totals = {}
+    with open(out, "w") as f:
+        f.write("pid\tkind\tcpu_s\tfirst_s\tlast_s\tcommand\n")
+        for pid, row in sorted(seen.items(), key=lambda kv: -kv[1]["cpu"]):
+            kind = kind_of(row["cmd"]) if row["cmd"] else "other"
+            totals[kind] = totals.get(kind, 0.0) + row["cpu"]
+            f.write(f"{pid}\t{kind}\t{row['cpu']:.1f}\t{row['first']}\t{row['last']}\t{row['cmd'][:300]}\n")
+    print("CPU by kind of process (" + out + "):")
+    for kind, cpu in sorted(totals.items(), key=lambda kv: -kv[1]):
+        print(f"{cpu:9.0f} s  {kind}")
+
+
+if __name__ == "__main__":
+    main()
