@@ -45,7 +45,8 @@ def sample(seen, now, first_sample):
             row = seen.get(pid)
             if row is None:
                 with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    cmdline = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+                    # one line of the table: arguments, and the newlines and tabs of a script passed to sh -c, as spaces
+                    cmdline = " ".join(f.read().decode(errors="replace").replace("\0", " ").split())
                 # a process already running when sampling began counts only what it spends from then on
                 row = seen[pid] = {"cmd": cmdline, "first": now, "base": cpu if first_sample else 0.0, "cpu": 0.0}
             row["cpu"] = max(row["cpu"], cpu - row["base"])
