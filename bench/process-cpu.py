@@ -48,11 +48,13 @@ def sample(seen, now, first_sample):
             key = (pid, fields[19])
             row = seen.get(key)
             if row is None:
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    # one line of the table: arguments, and the newlines and tabs of a script passed to sh -c, as spaces
-                    cmdline = " ".join(f.read().decode(errors="replace").replace("\0", " ").split())
                 # a process already running when sampling began counts only what it spends from then on
-                row = seen[key] = {"cmd": cmdline, "first": now, "base": cpu if first_sample else 0.0, "cpu": 0.0}
+                row = seen[key] = {"cmd": "", "first": now, "base": cpu if first_sample else 0.0, "cpu": 0.0}
+            # read each time: a process that execs another program (./mvnw execs java) keeps its pid
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                # one line of the table: arguments, and the newlines and tabs of a script passed to sh -c, as spaces
+                cmdline = " ".join(f.read().decode(errors="replace").replace("\0", " ").split())
+            row["cmd"] = cmdline or row["cmd"]
             row["cpu"] = max(row["cpu"], cpu - row["base"])
             row["last"] = now
         except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
