@@ -74,7 +74,7 @@ def main():
     with open(out, "w") as f:
         f.write("pid\tkind\tcpu_s\tfirst_s\tlast_s\tcommand\n")
         for (pid, _), row in sorted(seen.items(), key=lambda kv: -kv[1]["cpu"]):
-            kind = kind_of(row["cmd"]) if row["cmd"] else "other"
+            kind = kind_of(row["cmd"])
             totals[kind] = totals.get(kind, 0.0) + row["cpu"]
             f.write(f"{pid}\t{kind}\t{row['cpu']:.1f}\t{row['first']}\t{row['last']}\t{row['cmd'][:300]}\n")
     print("CPU by kind of process (" + out + "):")
