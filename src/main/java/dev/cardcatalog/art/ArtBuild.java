@@ -54,7 +54,10 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class ArtBuild {
 
-    /** Past a call's longest under the rule ({@link ScryfallClient#longestCall()}): a last resort, never the rule. */
+    /**
+     * Past a call's longest under the rule ({@link ScryfallClient#longestCall()}), and past the client's own bound
+     * on a call ({@code ScryfallCalls.CALL_MARGIN} after it): a last resort that needs no timer, never the rule.
+     */
     private static final Duration IMAGE_TIMEOUT_MARGIN = Duration.ofSeconds(30);
 
     private final ArtworkSelector selector;

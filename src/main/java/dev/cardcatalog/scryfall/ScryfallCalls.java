@@ -14,6 +14,7 @@ import io.opentelemetry.context.Context;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.util.TypeLiteral;
 import jakarta.inject.Singleton;
@@ -26,6 +27,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -55,6 +58,13 @@ import java.util.function.Supplier;
  * last wait asked for (or none), on 5xx or network errors in {@link ScryfallUnavailableException}. Waits are timers,
  * never a blocked thread.
  *
+ * <p>A call as a whole is bounded too: one still going after {@link #longestCall()} plus {@link #CALL_MARGIN} (every
+ * attempt stopped at {@code attempt-timeout}, every wait {@code MAX_BACK_OFF}) is stopped, whatever it waits for
+ * (a wait between attempts, the quiet window's write), and ends in {@link ScryfallUnavailableException} naming the
+ * attempt and what it was waiting for, logged as a warning. The attempt timeout and this bound run on the client's
+ * own timer thread ({@code scryfall-timer}), not on a scheduler it shares with the framework: a timer lost there once
+ * left an image call with no answer and no warning for minutes, and the art build waiting on it.
+ *
  * <p>Each call is a client span ({@code scryfall api}, {@code scryfall file}, {@code scryfall image}; SERVICE.md §9)
  * in the caller's trace, with the URL, the last status and the attempts made; every wait between attempts is a span
  * event ({@code retry-after wait} with the seconds asked for, {@code back-off wait} with the fallback), as are a
@@ -79,6 +89,10 @@ public class ScryfallCalls {
     /** Every {@code reason} of {@code scryfall.calls.ended.early}. */
     static final List<String> ENDED_EARLY_REASONS = List.of("quiet-window", "wait-too-long", "attempts-exhausted");
 
+    /** Past {@link #longestCall()}: what a call may take beyond its attempts and waits (its quiet window's reads
+     * and writes between them) before it is stopped. */
+    static final Duration CALL_MARGIN = Duration.ofSeconds(10);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ScryfallConfig config;
@@ -88,6 +102,8 @@ public class ScryfallCalls {
     private final MeterRegistry metrics;
     private final TypedGuard<Uni<Object>> guard;
     private final Tracer tracer;
+    /** The attempt timeouts' and the call bound's timer thread (see the class Javadoc). */
+    private final ScheduledExecutorService timers;
 
     public ScryfallCalls(ScryfallConfig config, RequestSpacing spacing, QuietWindow quietWindow, Clock clock,
             MeterRegistry metrics, Tracer tracer) {
@@ -97,6 +113,14 @@ public class ScryfallCalls {
         this.quietWindow = quietWindow;
         this.clock = clock;
         this.metrics = metrics;
+        ScheduledThreadPoolExecutor timerThread = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "scryfall-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // a stopped attempt's timer is cancelled at once, not kept until its time
+        timerThread.setRemoveOnCancelPolicy(true);
+        this.timers = timerThread;
         if (config.maxAttempts() < 1) {
             throw new IllegalArgumentException("card-catalog.scryfall.max-attempts must be at least 1");
         }
@@ -118,6 +142,21 @@ public class ScryfallCalls {
                 .done()
                 .done()
                 .build();
+    }
+
+    @PreDestroy
+    void stopTimers() {
+        timers.shutdownNow();
+    }
+
+    /**
+     * The longest one call can take under the rule: every attempt stopped at {@code attempt-timeout}, every wait
+     * between two of them {@code MAX_BACK_OFF} (the longest sat out), as a Duration. A call is stopped
+     * {@link #CALL_MARGIN} after it.
+     */
+    public Duration longestCall() {
+        int attempts = config.maxAttempts();
+        return config.attemptTimeout().multipliedBy(attempts).plus(config.maxBackOff().multipliedBy(attempts - 1));
     }
 
     /**
@@ -182,8 +221,11 @@ public class ScryfallCalls {
                     .setAttribute("url.full", url)
                     .setAttribute("server.address", uri.getHost() == null ? "" : uri.getHost())
                     .startSpan();
-            CallTrace trace = new CallTrace(span);
-            return this.<T>traced(url, lane, send, trace).onTermination().invoke((item, failure, cancelled) -> {
+            CallTrace trace = new CallTrace(span, clock);
+            Duration bound = longestCall().plus(CALL_MARGIN);
+            return this.<T>traced(url, lane, send, trace)
+                    .ifNoItem().after(bound).on(timers).failWith(() -> stalled(url, bound, trace))
+                    .onTermination().invoke((item, failure, cancelled) -> {
                 span.setAttribute("scryfall.attempts", (long) trace.attempts);
                 if (trace.status > 0) {
                     span.setAttribute("http.response.status_code", (long) trace.status);
@@ -197,14 +239,35 @@ public class ScryfallCalls {
         });
     }
 
-    /** What a call's span learns from its attempts. */
+    /** What a call's span learns from its attempts, and where the call is now. */
     private static final class CallTrace {
         final Span span;
+        private final Clock clock;
         volatile int attempts;
         volatile int status;
+        private volatile Stage stage = Stage.STARTING;
+        private volatile java.time.Instant since;
 
-        CallTrace(Span span) {
+        CallTrace(Span span, Clock clock) {
             this.span = span;
+            this.clock = clock;
+            this.since = clock.instant();
+        }
+
+        void at(Stage stage) {
+            this.stage = stage;
+            this.since = clock.instant();
+        }
+
+        Stage stage() {
+            return stage;
+        }
+
+        /** Where the call is, for a message: "attempt 2 of 3, waiting for a connection for 41 s". */
+        String where(int maxAttempts) {
+            long seconds = Math.max(0, Duration.between(since, clock.instant()).toSeconds());
+            return (attempts == 0 ? "before its first attempt" : "attempt " + attempts + " of " + maxAttempts)
+                    + ", " + stage.waiting + " for " + seconds + " s";
         }
 
         /** A wait before the next attempt, when one follows ({@code attempts} below the maximum). */
@@ -221,17 +284,16 @@ public class ScryfallCalls {
         String scope = scope(uri);
         String callId = UUID.randomUUID().toString();
         Duration[] lastAsked = new Duration[1];
-        Stage[] stage = {Stage.QUIET_WINDOW};
         Wire wire = new Wire() {
             @Override
             public Uni<Void> ready() {
-                stage[0] = Stage.SPACING;
+                trace.at(Stage.SPACING);
                 Uni<Void> slot = switch (lane) {
                     case API -> spacing.awaitApi(uri.getPath());
                     case FILE -> spacing.awaitFile();
                     case IMAGE -> spacing.awaitImage();
                 };
-                return slot.invoke(() -> stage[0] = Stage.ANSWER);
+                return slot.invoke(() -> trace.at(Stage.ANSWER));
             }
 
             @Override
@@ -245,17 +307,18 @@ public class ScryfallCalls {
         };
         Supplier<Uni<Object>> attempt = () -> Uni.createFrom().deferred(() -> {
             trace.attempts++;
-            stage[0] = Stage.QUIET_WINDOW;
+            trace.at(Stage.QUIET_WINDOW);
             return quietWindow.admit(scope, callId, url)
                     .onFailure(RateLimitedException.class).invoke(refused -> trace.span.addEvent(
                             "quiet window refusal", Attributes.of(AttributeKey.stringKey("reason"),
                                     String.valueOf(refused.getMessage()))))
-                    .invoke(() -> stage[0] = Stage.CONNECTION)
+                    .invoke(() -> trace.at(Stage.CONNECTION))
                     .chain(() -> (Uni<Object>) (Uni<?>) send.apply(wire))
-                    .ifNoItem().after(config.attemptTimeout()).failWith(() -> overTime(url, stage[0]))
+                    .ifNoItem().after(config.attemptTimeout()).on(timers).failWith(() -> overTime(url, trace.stage()))
                     .onItem().invoke(item -> countRequest(uri, "2xx"))
                     .onFailure(f -> !(f instanceof RateLimitedException))
-                    .recoverWithUni(failure -> classify(url, scope, callId, failure, lastAsked, trace));
+                    .recoverWithUni(failure -> classify(url, scope, callId, failure, lastAsked, trace))
+                    .onFailure(RetryableAnswer.class).invoke(() -> trace.at(Stage.BETWEEN_ATTEMPTS));
         });
         return (Uni<T>) guard.get(attempt)
                 .onFailure(RetryableAnswer.class)
@@ -264,10 +327,13 @@ public class ScryfallCalls {
 
     /** Where an attempt is: what one stopped at {@code attempt-timeout} was waiting for. */
     enum Stage {
+        STARTING("starting"),
         QUIET_WINDOW("reading the quiet window"),
         CONNECTION("waiting for a connection"),
         SPACING("waiting for its slot in the request spacing"),
-        ANSWER("its slot taken, waiting for the answer");
+        ANSWER("its slot taken, waiting for the answer"),
+        OPENING_QUIET_WINDOW("storing the quiet window"),
+        BETWEEN_ATTEMPTS("waiting before the next attempt");
 
         final String waiting;
 
@@ -277,6 +343,14 @@ public class ScryfallCalls {
     }
 
     /** The failure of an attempt stopped at {@code attempt-timeout}, logged as a warning: a stall, named. */
+    /** The failure of a call stopped at its bound, logged as a warning: a stall outside any attempt, named. */
+    private ScryfallUnavailableException stalled(String url, Duration bound, CallTrace trace) {
+        String message = "the call was stopped after " + bound.toSeconds() + " s, past the longest it may take under "
+                + "the rule (" + trace.where(config.maxAttempts()) + ")";
+        Log.warnf("Scryfall request to %s: %s", url, message);
+        return new ScryfallUnavailableException(url, trace.status, message, null);
+    }
+
     private java.util.concurrent.TimeoutException overTime(String url, Stage stage) {
         String message = "the attempt was stopped after " + config.attemptTimeout().toSeconds()
                 + " s (card-catalog.scryfall.attempt-timeout), " + stage.waiting;
@@ -308,6 +382,7 @@ public class ScryfallCalls {
             Duration wait = asked.orElse(config.rateLimitLockout());
             String reason = "429 from " + url + (asked.isPresent()
                     ? " asking for " + wait.toSeconds() + " s" : " without a usable Retry-After");
+            trace.at(Stage.OPENING_QUIET_WINDOW);
             return quietWindow.openFor(scope, wait, callId, reason).chain(() -> {
                 if (wait.compareTo(config.maxBackOff()) > 0) {
                     trace.waiting("wait over max back-off", wait, status);
@@ -330,6 +405,7 @@ public class ScryfallCalls {
             }
             Duration wait = asked.get();
             String reason = status + " from " + url + " asking for " + wait.toSeconds() + " s";
+            trace.at(Stage.OPENING_QUIET_WINDOW);
             Uni<Void> window = wait.isZero() ? Uni.createFrom().voidItem()
                     : quietWindow.openFor(scope, wait, callId, reason);
             return window.chain(() -> {

@@ -225,13 +225,9 @@ public class ScryfallClient {
         return headers;
     }
 
-    /**
-     * The longest one call can take under the rule: every attempt stopped at {@code attempt-timeout}, every wait
-     * between two of them {@code MAX_BACK_OFF} (the longest sat out), as a Duration.
-     */
+    /** The longest one call can take under the rule ({@link ScryfallCalls#longestCall()}). */
     public Duration longestCall() {
-        int attempts = config.maxAttempts();
-        return config.attemptTimeout().multipliedBy(attempts).plus(config.maxBackOff().multipliedBy(attempts - 1));
+        return calls.longestCall();
     }
 
     /** The base URL of Scryfall's API ({@code quarkus.rest-client.scryfall.url}), without a trailing slash. */
