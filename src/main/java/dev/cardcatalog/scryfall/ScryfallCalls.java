@@ -89,8 +89,10 @@ public class ScryfallCalls {
     /** Every {@code reason} of {@code scryfall.calls.ended.early}. */
     static final List<String> ENDED_EARLY_REASONS = List.of("quiet-window", "wait-too-long", "attempts-exhausted");
 
-    /** Past {@link #longestCall()}: what a call may take beyond its attempts and waits (its quiet window's reads
-     * and writes between them) before it is stopped. */
+    /**
+     * Past {@link #longestCall()}: what a call may take beyond its attempts and waits (its quiet window's reads and
+     * writes between them) before it is stopped.
+     */
     static final Duration CALL_MARGIN = Duration.ofSeconds(10);
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -226,16 +228,16 @@ public class ScryfallCalls {
             return this.<T>traced(url, lane, send, trace)
                     .ifNoItem().after(bound).on(timers).failWith(() -> stalled(url, bound, trace))
                     .onTermination().invoke((item, failure, cancelled) -> {
-                span.setAttribute("scryfall.attempts", (long) trace.attempts);
-                if (trace.status > 0) {
-                    span.setAttribute("http.response.status_code", (long) trace.status);
-                }
-                if (failure != null) {
-                    span.recordException(failure);
-                    span.setStatus(StatusCode.ERROR, failure.getMessage() == null ? "" : failure.getMessage());
-                }
-                span.end();
-            });
+                        span.setAttribute("scryfall.attempts", (long) trace.attempts);
+                        if (trace.status > 0) {
+                            span.setAttribute("http.response.status_code", (long) trace.status);
+                        }
+                        if (failure != null) {
+                            span.recordException(failure);
+                            span.setStatus(StatusCode.ERROR, failure.getMessage() == null ? "" : failure.getMessage());
+                        }
+                        span.end();
+                    });
         });
     }
 
@@ -325,7 +327,10 @@ public class ScryfallCalls {
                 .transform(failure -> exhausted(url, (RetryableAnswer) failure, lastAsked[0]));
     }
 
-    /** Where an attempt is: what one stopped at {@code attempt-timeout} was waiting for. */
+    /**
+     * Where a call is: what an attempt stopped at {@code attempt-timeout}, or a call stopped at its bound, was
+     * waiting for.
+     */
     enum Stage {
         STARTING("starting"),
         QUIET_WINDOW("reading the quiet window"),
@@ -342,7 +347,6 @@ public class ScryfallCalls {
         }
     }
 
-    /** The failure of an attempt stopped at {@code attempt-timeout}, logged as a warning: a stall, named. */
     /** The failure of a call stopped at its bound, logged as a warning: a stall outside any attempt, named. */
     private ScryfallUnavailableException stalled(String url, Duration bound, CallTrace trace) {
         String message = "the call was stopped after " + bound.toSeconds() + " s, past the longest it may take under "
@@ -351,6 +355,7 @@ public class ScryfallCalls {
         return new ScryfallUnavailableException(url, trace.status, message, null);
     }
 
+    /** The failure of an attempt stopped at {@code attempt-timeout}, logged as a warning: a stall, named. */
     private java.util.concurrent.TimeoutException overTime(String url, Stage stage) {
         String message = "the attempt was stopped after " + config.attemptTimeout().toSeconds()
                 + " s (card-catalog.scryfall.attempt-timeout), " + stage.waiting;

@@ -96,7 +96,8 @@ class ScryfallImageTest {
 
             assertThat(failure).isInstanceOf(ScryfallUnavailableException.class)
                     .hasMessageContaining("after 3 attempts")
-                    .hasMessageContaining("(card-catalog.scryfall.attempt-timeout), its slot taken, waiting for the answer");
+                    .hasMessageContaining("(card-catalog.scryfall.attempt-timeout), "
+                            + "its slot taken, waiting for the answer");
             assertThat(sent).hasValue(3);
             assertThat(losing.lost()).as("no timer of the call was on the shared scheduler").isEqualTo(1);
         } finally {
