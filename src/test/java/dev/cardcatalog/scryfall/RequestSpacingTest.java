@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,62 +90,7 @@ class RequestSpacingTest {
     }
 
     static ScryfallConfig config(Duration api, Duration search) {
-        return new ScryfallConfig() {
-            public String userAgent() {
-                return "card-catalog/test (+https://example.org)";
-            }
-
-            public Duration apiSpacing() {
-                return api;
-            }
-
-            public Duration searchSpacing() {
-                return search;
-            }
-
-            public Duration fileSpacing() {
-                return Duration.ZERO;
-            }
-
-            public Duration imageSpacing() {
-                return Duration.ofMillis(100);
-            }
-
-            public int maxAttempts() {
-                return 3;
-            }
-
-            public Duration maxBackOff() {
-                return Duration.ofSeconds(30);
-            }
-
-            public Duration rateLimitLockout() {
-                return Duration.ofSeconds(30);
-            }
-
-            public Duration quietWindowMax() {
-                return Duration.ofHours(1);
-            }
-
-            public List<Duration> fallbackWaits() {
-                return List.of(Duration.ofSeconds(1), Duration.ofSeconds(2));
-            }
-
-            public Duration connectTimeout() {
-                return Duration.ofSeconds(10);
-            }
-
-            public Duration readTimeout() {
-                return Duration.ofSeconds(60);
-            }
-
-            public Duration attemptTimeout() {
-                return Duration.ofMinutes(2);
-            }
-
-            public Optional<String> imageBaseUrlOverride() {
-                return Optional.empty();
-            }
-        };
+        return new TestScryfallConfig(api, search, Duration.ofMillis(100), Duration.ofSeconds(30),
+                List.of(Duration.ofSeconds(1), Duration.ofSeconds(2)), Duration.ofMinutes(2));
     }
 }

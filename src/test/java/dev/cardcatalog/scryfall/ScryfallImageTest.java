@@ -20,7 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,9 +50,6 @@ class ScryfallImageTest {
     @Inject
     Clock clock;
 
-    @Inject
-    ScryfallConfig config;
-
     @BeforeEach
     void reset() {
         TestData.reset();
@@ -75,7 +71,7 @@ class ScryfallImageTest {
 
     @Test
     void anAttemptWithNoAnswerIsStoppedAtItsTimeoutEvenWhenTheSharedSchedulerLosesTheTimer() {
-        ScryfallConfig shortAttempts = with(config, ATTEMPT_TIMEOUT, Duration.ofSeconds(1));
+        ScryfallConfig shortAttempts = with(ATTEMPT_TIMEOUT, Duration.ofSeconds(1));
         ScryfallCalls calls = new ScryfallCalls(shortAttempts, new RequestSpacing(shortAttempts), quietWindow, clock,
                 new SimpleMeterRegistry(), OpenTelemetry.noop().getTracer("test"));
         AtomicInteger sent = new AtomicInteger();
@@ -108,7 +104,7 @@ class ScryfallImageTest {
 
     @Test
     void aCallStalledBetweenItsAttemptsIsStoppedPastItsLongestAndSaysWhereItWaited() {
-        ScryfallConfig shortCalls = with(config, Duration.ofMillis(500), Duration.ofMillis(500));
+        ScryfallConfig shortCalls = with(Duration.ofMillis(500), Duration.ofMillis(500));
         // the quiet window's write after a 429 never completes (a database that takes the query and never answers)
         QuietWindow stuck = new QuietWindow(null, clock, new SimpleMeterRegistry(), shortCalls) {
             @Override
@@ -138,65 +134,10 @@ class ScryfallImageTest {
         }
     }
 
-    /** The configuration with these attempt timeout and MAX_BACK_OFF, and 10 ms fallback waits. */
-    private static ScryfallConfig with(ScryfallConfig base, Duration attemptTimeout, Duration maxBackOff) {
-        return new ScryfallConfig() {
-            public String userAgent() {
-                return base.userAgent();
-            }
-
-            public Duration apiSpacing() {
-                return Duration.ZERO;
-            }
-
-            public Duration searchSpacing() {
-                return Duration.ZERO;
-            }
-
-            public Duration fileSpacing() {
-                return Duration.ZERO;
-            }
-
-            public Duration imageSpacing() {
-                return Duration.ZERO;
-            }
-
-            public int maxAttempts() {
-                return 3;
-            }
-
-            public Duration maxBackOff() {
-                return maxBackOff;
-            }
-
-            public Duration rateLimitLockout() {
-                return base.rateLimitLockout();
-            }
-
-            public Duration quietWindowMax() {
-                return base.quietWindowMax();
-            }
-
-            public List<Duration> fallbackWaits() {
-                return List.of(Duration.ofMillis(10));
-            }
-
-            public Duration connectTimeout() {
-                return base.connectTimeout();
-            }
-
-            public Duration readTimeout() {
-                return base.readTimeout();
-            }
-
-            public Duration attemptTimeout() {
-                return attemptTimeout;
-            }
-
-            public Optional<String> imageBaseUrlOverride() {
-                return Optional.empty();
-            }
-        };
+    /** The configuration with these attempt timeout and MAX_BACK_OFF, no spacing and 10 ms fallback waits. */
+    private static ScryfallConfig with(Duration attemptTimeout, Duration maxBackOff) {
+        return new TestScryfallConfig(Duration.ZERO, Duration.ZERO, Duration.ZERO, maxBackOff,
+                List.of(Duration.ofMillis(10)), attemptTimeout);
     }
 
     /**
