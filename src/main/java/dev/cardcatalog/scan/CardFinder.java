@@ -55,7 +55,8 @@ import org.ddogleg.struct.DogArray_I32;
  * <p>What counts as a card's outline: a convex quadrilateral whose corners are at 35°–145°, whose opposite sides
  * differ by at most 1.9 times (perspective), whose longer pair of sides is 0.95–2.3 times the shorter pair (a card is
  * 88 / 63 = 1.40; a tilt of 35° makes it 1.15–1.71 and perspective a little more), and whose area is at least
- * {@value #MIN_AREA_SHARE} of the photo's (a card at 5 % of the frame, tilted 35°, covers 4.1 %).
+ * {@value #MIN_AREA_SHARE} of the photo's (a collection of 40 cards laid out in a grid gives each about 1.5 %, and a
+ * photo holds up to {@value PhotoMatch#MAX_CARDS}).
  *
  * <p>Cost, bounded before it starts: the search runs on the photo reduced by whole-pixel averaging to at most
  * {@value #SEARCH_SIDE} pixels on its longer side (about 8 float images of that size for the edge detector, 6.3 MB,
@@ -75,8 +76,18 @@ public final class CardFinder {
     /** An outline whose corners are all within this share of the photo's size of its corners is its edge. */
     static final double FRAME_SHARE = 0.03;
 
+    /**
+     * The smallest share of the photo's area that a card alone in a photo covers (a card at 5 % of the frame, tilted
+     * 35°, covers 4.1 %): when no outline is as large, and fewer than {@value #COLLECTION} are found, the search
+     * looks again with contours' hulls.
+     */
+    static final double LONE_CARD_SHARE = 0.025;
+
+    /** The fewest outlines found that may be the cards of a collection laid out in rows. */
+    static final int COLLECTION = 4;
+
     /** The smallest outline kept, as a share of the photo's area. */
-    public static final double MIN_AREA_SHARE = 0.025;
+    public static final double MIN_AREA_SHARE = 0.01;
 
     /**
      * The shortest side, in pixels, of a reduced photo searched at all: a card's outline needs its two edges and a
@@ -89,7 +100,7 @@ public final class CardFinder {
     static final int MAX_CONTOURS = 600;
 
     /** The most card outlines kept from one photo, before they are grouped into cards. */
-    static final int MAX_OUTLINES = 96;
+    static final int MAX_OUTLINES = 256;
 
     static {
         // Work on the calling thread only: an upload's cost must stay within its own decoding turn.
@@ -103,6 +114,24 @@ public final class CardFinder {
      * sides); at most {@value #MAX_PER_CARD}.
      */
     public record FoundCard(List<Quad> outlines) {
+
+        /**
+         * The outline that is most likely the card's own edge, answered for a card that no artwork is confident of
+         * (which outline frames the card is then not decided by matching): the largest of its outlines whose
+         * {@link Quad#skew() skew} is within {@value #EDGE_SKEW_SLACK}° of the least skewed one. The largest, since
+         * a card's other outlines are inside its edge (the inside of its border, its art box); not a skewed one, since
+         * an outline that took in part of a neighbour or of the surface is larger than the card and no rectangle.
+         */
+        public Quad edge() {
+            double least = outlines.stream().mapToDouble(Quad::skew).min().orElse(0);
+            Quad best = null;
+            for (Quad q : outlines) {
+                if (q.skew() <= least + EDGE_SKEW_SLACK && (best == null || q.area() > best.area())) {
+                    best = q;
+                }
+            }
+            return best;
+        }
 
         /** The largest outline. */
         public Quad outer() {
@@ -155,9 +184,11 @@ public final class CardFinder {
         buffers.reshape(grey.width, grey.height);
         deadline.check("finding the cards");
         List<FoundCard> cards = find(small, factor, false, deadline, buffers);
-        if (cards.isEmpty()) {
-            // no mask has a card-shaped contour: glare across a card's edge, or its sleeve's white on a light
-            // surface, can break it in every one. Look again, fitting a contour that fails to its convex hull.
+        double loneCard = LONE_CARD_SHARE * grey.width * grey.height;
+        if (cards.size() < COLLECTION && cards.stream().allMatch(c -> c.outer().area() < loneCard)) {
+            // no mask has a contour shaped as a lone card, nor as the cards of a collection: glare across a card's
+            // edge, or its sleeve's white on a light surface, can break it in every one. Look again, fitting a
+            // contour that fails to its convex hull.
             cards = find(small, factor, true, deadline, buffers);
         }
         return cards;
@@ -1377,6 +1408,9 @@ public final class CardFinder {
 
     /** The most outlines kept of one card (each tried by the match three ways, {@link PhotoMatch}). */
     static final int MAX_PER_CARD = 4;
+
+    /** Degrees of {@link Quad#skew() skew} beyond the least skewed of a card's outlines that {@link FoundCard#edge} allows. */
+    static final double EDGE_SKEW_SLACK = 6;
 
     /** How much smaller than a card's largest outline another of its outlines may be (sleeve 66 × 91 mm over
      * the inside of a card's border). */

@@ -64,8 +64,11 @@ import java.util.function.Supplier;
  */
 public final class PhotoMatch {
 
-    /** The most cards matched in one photo (a 9-pocket binder page has nine; a table, up to 16). */
-    public static final int MAX_CARDS = 16;
+    /**
+     * The most cards matched in one photo (SERVICE.md §5.10: a 9-pocket binder page has nine; a collection laid
+     * out in rows, up to 64); a photo with more answers the largest.
+     */
+    public static final int MAX_CARDS = 64;
 
     /** Nearest artworks answered per card. */
     public static final int MATCHES = 10;
@@ -104,7 +107,9 @@ public final class PhotoMatch {
      * A card found in the photo.
      *
      * @param corners  its corners in the photo's pixels as displayed, the card's top-left, top-right, bottom-right,
-     *                 bottom-left as the card reads upright (the outline of its nearest artwork's match)
+     *                 bottom-left as the card reads upright (the outline of its nearest artwork's match) when it is
+     *                 {@link MatchStatus#CONFIDENT}; otherwise the outline most like a card's edge
+     *                 ({@link CardFinder.FoundCard#edge}), starting at a corner of one of its short sides
      * @param status   how sure the match is ({@link MatchStatus#of(List)})
      * @param nearest  its nearest artworks, nearest first, at most {@value #MATCHES}
      * @param evidence what else was seen of an {@link MatchStatus#AMBIGUOUS} card (by {@link MatchStatus#of(List)})
@@ -176,7 +181,8 @@ public final class PhotoMatch {
         List<Quad> pages = new ArrayList<>();
         List<Found> cards = pass(photo, image, CardFinder.SEARCH_SIDE, photo::finer, true, matcher, deadline, pages);
         boolean pageLeft = pages.stream().anyMatch(page -> !PageGrid.readWhole(page, cards));
-        if ((pageLeft || cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN)) && photo.hasFiner()
+        boolean small = smallCards(cards, photo);
+        if ((pageLeft || small || cards.stream().allMatch(c -> c.status() == MatchStatus.UNKNOWN)) && photo.hasFiner()
                 && takeFinerLook(deadline)) {
             // Nothing recognised, or a page of cards (a find that holds several) not read whole: look again, twice as
             // fine. A small card on a busy surface, or a black-bordered card on a dark binder page, has edges that
@@ -186,7 +192,8 @@ public final class PhotoMatch {
                 if (photo.finer() != null) {
                     List<Found> finer = pass(photo, photo.finer(), 2 * CardFinder.SEARCH_SIDE, () -> null, false,
                             matcher, deadline, new ArrayList<>());
-                    if (recognised(finer) > recognised(cards)) {
+                    if (recognised(finer) > recognised(cards) || small && finer.size() >= cards.size()
+                            && recognised(finer) >= recognised(cards)) {
                         return ReadingOrder.sort(finer);
                     }
                 }
@@ -290,6 +297,25 @@ public final class PhotoMatch {
         return whole.found((double) photo.width() / image.width(), (double) photo.height() / image.height());
     }
 
+    /**
+     * Whether the cards found are many and small in the searched image: a collection laid out in rows, whose cards'
+     * edges, a few pixels apart at the first look's scale, are found more truly twice as fine.
+     */
+    static boolean smallCards(List<Found> cards, UprightPhoto photo) {
+        if (cards.size() < SMALL_CARDS) {
+            return false;
+        }
+        RgbImage image = photo.image();
+        int longer = Math.max(image.width(), image.height());
+        int factor = Math.max(1, (longer + CardFinder.SEARCH_SIDE - 1) / CardFinder.SEARCH_SIDE);
+        double scale = (double) image.width() / photo.width() / factor; // a photo pixel in the searched image
+        double[] sides = cards.stream().mapToDouble(c -> shortSide(c.corners())).sorted().toArray();
+        return sides[sides.length / 2] * scale < SMALL_SIDE;
+    }
+
+    static final int SMALL_CARDS = 10;
+    static final double SMALL_SIDE = 64;
+
     private static long recognised(List<Found> cards) {
         return cards.stream().filter(c -> c.status() != MatchStatus.UNKNOWN).count();
     }
@@ -301,6 +327,8 @@ public final class PhotoMatch {
     /** A card after matching: its attempts, nearest artworks and status. */
     private static final class Tried {
         final Quad outer;
+        /** The card's outline by its shape ({@link CardFinder.FoundCard#edge}); null for a photo taken whole. */
+        final Quad edge;
         final List<Attempt> attempts;
         final int[] attemptOfQuery;
         final List<ArtMatcher.Match> nearest;
@@ -308,13 +336,16 @@ public final class PhotoMatch {
 
         final Evidence evidence;
 
-        Tried(Quad outer, List<Attempt> attempts, int[] attemptOfQuery, List<ArtMatcher.Match> nearest,
+        Tried(Quad outer, Quad edge, List<Attempt> attempts, int[] attemptOfQuery, List<ArtMatcher.Match> nearest,
                 Evidence evidence) {
-            this.outer = outer;
+            this.edge = edge;
             this.attempts = attempts;
             this.attemptOfQuery = attemptOfQuery;
             this.nearest = nearest;
             this.status = MatchStatus.of(nearest);
+            // a confident card reaches as far as the outline it was recognised through (a card around its art box)
+            Quad matched = status == MatchStatus.CONFIDENT ? cornersOf(nearest.get(0).query()) : outer;
+            this.outer = matched.area() > outer.area() ? matched : outer;
             this.evidence = evidence;
         }
 
@@ -336,7 +367,9 @@ public final class PhotoMatch {
         }
 
         Found found(double sx, double sy) {
-            Quad corners = nearest.isEmpty() ? outer : cornersOf(nearest.get(0).query());
+            // an outline's fingerprint near no artwork says nothing of whether it frames the card: its shape does
+            Quad corners = status == MatchStatus.CONFIDENT ? cornersOf(nearest.get(0).query())
+                    : edge != null ? edge : outer;
             List<Item> items = new ArrayList<>();
             for (ArtMatcher.Match m : nearest) {
                 items.add(new Item(m.artworkId(), m.distance(), rotation(cornersOf(m.query()))));
@@ -402,7 +435,7 @@ public final class PhotoMatch {
         }
         Quad outer = card != null ? card.outer() : Quad.frame(image.width(), image.height());
         int[] attemptOf = search.attemptOfQuery();
-        return new Tried(outer, search.attempts, attemptOf, search.nearest,
+        return new Tried(outer, card != null ? card.edge() : null, search.attempts, attemptOf, search.nearest,
                 withEvidence ? search.evidence(attemptOf) : null);
     }
 
@@ -587,13 +620,50 @@ public final class PhotoMatch {
         for (CardFinder.FoundCard card : found) {
             List<CardFinder.FoundCard> inside = found.stream().filter(o -> o != card && o.outer().area() < card
                     .outer().area() && card.outer().contains(o.outer().centreX(), o.outer().centreY())).toList();
-            long outermost = inside.stream().filter(o -> inside.stream().noneMatch(p -> p != o && p.outer().area()
-                    > o.outer().area() && p.outer().contains(o.outer().centreX(), o.outer().centreY()))).count();
-            if (outermost < 2) {
+            List<CardFinder.FoundCard> outermost = inside.stream().filter(o -> inside.stream().noneMatch(p -> p != o
+                    && p.outer().area() > o.outer().area() && p.outer().contains(o.outer().centreX(),
+                    o.outer().centreY()))).toList();
+            if (outermost.size() < 2 || outermost.size() <= MAX_CARD_PARTS
+                    && outermost.stream().allMatch(o -> inset(card.outer(), o.outer()) >= PART_INSET)) {
                 kept.add(card);
             }
         }
         return kept;
+    }
+
+    /**
+     * The most finds inside a card's outline that may be parts of the card (its art box, its text box, the type
+     * line between them) rather than cards of a page.
+     */
+    static final int MAX_CARD_PARTS = 3;
+
+    /**
+     * How far, as a share of a find's shorter side, every find inside it must stay from its sides for them to be the
+     * card's parts: a card's art box and text box sit inside its border (11 of a {@code small} image's 146 pixels at
+     * either side), while the cards of a page, or two cards side by side that one outline took in together, reach the
+     * outline that holds them.
+     */
+    static final double PART_INSET = 0.04;
+
+    /**
+     * How far {@code inner}'s corners stay inside {@code outer}'s sides, as a share of {@code outer}'s shorter side:
+     * the least distance from one of them to the line of one of {@code outer}'s sides (negative when one is outside).
+     */
+    static double inset(Quad outer, Quad inner) {
+        double least = Double.MAX_VALUE;
+        boolean clockwise = outer.clockwise();
+        for (int s = 0; s < 4; s++) {
+            double ax = outer.x(s);
+            double ay = outer.y(s);
+            double dx = outer.x(s + 1) - ax;
+            double dy = outer.y(s + 1) - ay;
+            double length = Math.hypot(dx, dy);
+            for (int c = 0; c < 4; c++) {
+                double cross = (dx * (inner.y(c) - ay) - dy * (inner.x(c) - ax)) / length;
+                least = Math.min(least, clockwise ? cross : -cross);
+            }
+        }
+        return least / shortSide(outer);
     }
 
     /**

@@ -62,6 +62,31 @@ public record Quad(double[] xy) {
         return sum > 0;
     }
 
+    /**
+     * How far the quad is from a rectangle, in degrees: the largest of its corners' departures from a right angle and
+     * of the angles between its opposite sides. A card seen under a phone's perspective stays within a few degrees;
+     * an outline that took in a corner of a neighbour, or a card's art box fitted with one of its text box's corners,
+     * does not.
+     */
+    public double skew() {
+        double worst = 0;
+        for (int k = 0; k < 4; k++) {
+            double ax = x(k + 3) - x(k);
+            double ay = y(k + 3) - y(k);
+            double bx = x(k + 1) - x(k);
+            double by = y(k + 1) - y(k);
+            double cos = (ax * bx + ay * by) / (Math.hypot(ax, ay) * Math.hypot(bx, by));
+            worst = Math.max(worst, Math.abs(Math.toDegrees(Math.acos(Math.max(-1, Math.min(1, cos)))) - 90));
+        }
+        for (int k = 0; k < 2; k++) {
+            double a = Math.atan2(y(k + 1) - y(k), x(k + 1) - x(k));
+            double b = Math.atan2(y(k + 2) - y(k + 3), x(k + 2) - x(k + 3));
+            double apart = Math.toDegrees(Math.abs(a - b)) % 180;
+            worst = Math.max(worst, Math.min(apart, 180 - apart));
+        }
+        return worst;
+    }
+
     /** The mean of the corners. */
     public double centreX() {
         return (xy[0] + xy[2] + xy[4] + xy[6]) / 4;

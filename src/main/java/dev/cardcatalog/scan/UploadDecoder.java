@@ -139,7 +139,8 @@ public final class UploadDecoder extends ImageDecoder {
      *
      * @param reduction 1, 2, 4 or 8
      * @return the pixels, or null when this file does not take the scaled path at that reduction (not a JPEG the
-     *         scaled decoder reads, the result longer than {@link #maxDecodedSide()}, the native decoder unavailable
+     *         scaled decoder reads, the result longer than twice {@link #maxDecodedSide()} (a finer look is at most
+     *         twice the small decode's size, and {@link #decodedWork} counts it), the native decoder unavailable
      *         or warning): the caller then keeps the decode it has
      * @throws ImageDecodeException when the file's marker walk refuses it
      */
@@ -160,7 +161,7 @@ public final class UploadDecoder extends ImageDecoder {
         if (!jpeg.complete()) {
             return null;
         }
-        return decodeScaled(body, jpeg, reduction);
+        return decodeScaled(body, jpeg, reduction, 2 * maxDecodedSide());
     }
 
     /**
@@ -172,7 +173,7 @@ public final class UploadDecoder extends ImageDecoder {
      */
     private RgbImage decodeScaled(byte[] body, JpegStructure jpeg) {
         int reduction = scaledReduction(Math.max(jpeg.width(), jpeg.height()), scaledFloor);
-        return reduction == 1 ? null : decodeScaled(body, jpeg, reduction);
+        return reduction == 1 ? null : decodeScaled(body, jpeg, reduction, maxDecodedSide());
     }
 
     /**
@@ -189,7 +190,7 @@ public final class UploadDecoder extends ImageDecoder {
      */
     public long decodedWork(byte[] body, JpegStructure jpeg) {
         int reduction = scaledReduction(Math.max(jpeg.width(), jpeg.height()), scaledFloor);
-        if (reduction == 1 || !takesScaledPath(body, jpeg, reduction)) {
+        if (reduction == 1 || !takesScaledPath(body, jpeg, reduction, maxDecodedSide())) {
             return jpeg.declaredWork();
         }
         return (long) jpeg.components() * jpeg.scans() * (scaledPixels(jpeg, reduction)
@@ -202,15 +203,15 @@ public final class UploadDecoder extends ImageDecoder {
     }
 
     /** Whether libjpeg-turbo reads this JPEG at 1/{@code reduction} (else ImageIO does, at full size). */
-    private boolean takesScaledPath(byte[] body, JpegStructure jpeg, int reduction) {
+    private boolean takesScaledPath(byte[] body, JpegStructure jpeg, int reduction, int maxSide) {
         int longer = Math.max(jpeg.width(), jpeg.height());
-        return (longer + reduction - 1) / reduction <= maxDecodedSide()
+        return (longer + reduction - 1) / reduction <= maxSide
                 && (jpeg.components() == 1 || jpeg.components() == 3) && SCALABLE_FRAMES.contains(jpeg.frame())
                 && !(jpeg.iccProfile() && jpeg.iccConsistent()) && boundedForNative(body, jpeg);
     }
 
-    private RgbImage decodeScaled(byte[] body, JpegStructure jpeg, int reduction) {
-        if (!takesScaledPath(body, jpeg, reduction)) {
+    private RgbImage decodeScaled(byte[] body, JpegStructure jpeg, int reduction, int maxSide) {
+        if (!takesScaledPath(body, jpeg, reduction, maxSide)) {
             return null;
         }
         // An APP14 segment that is not a well-formed Adobe one is left out: libjpeg could take a colour transform
