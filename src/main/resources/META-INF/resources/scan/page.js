@@ -167,6 +167,9 @@
       var side = Math.min(distance(corners[0], corners[1]), distance(corners[1], corners[2]));
       var longest = Math.max(width, height);
       var r = Math.max(longest / 70, Math.min(side * 0.16, longest / 18));
+      // the number stays whole inside the photo, even for a card whose centre is near its edge
+      cx = Math.min(Math.max(cx, r), width - r);
+      cy = Math.min(Math.max(cy, r), height - r);
       link.appendChild(svg('circle', { 'cx': cx, 'cy': cy, 'r': r }));
       var label = svg('text', { 'x': cx, 'y': cy, 'font-size': r * 1.15 });
       label.textContent = String(n);

@@ -413,6 +413,9 @@ class ScanPageBrowserTest {
         assertThat(List.of(d.get(6), d.get(7), d.get(8), d.get(9))).as("the outlines lie over the photo")
                 .usingElementComparator((a, b) -> Math.abs(a.doubleValue() - b.doubleValue()) < 0.5 ? 0 : 1)
                 .isEqualTo(List.of(d.get(0), d.get(1), d.get(2), d.get(3)));
+        // and what of an outline runs past the photo's edge is cut there, not drawn over the page beside it
+        assertThat(browser.script("return getComputedStyle(document.getElementById('outlines')).overflow"))
+                .as("the outlines' overflow").isEqualTo("hidden");
         double scale = d.get(2).doubleValue() / d.get(4).doubleValue();
         List<List<List<Number>>> drawn = outlines();
         // one path expression for all the corners: each distinct expression is a Groovy script compiled anew
