@@ -41,10 +41,12 @@ import org.ddogleg.struct.DogArray_I32;
  * touch come apart). A quadrilateral is fitted to each contour by split-and-merge ({@link PolylineSplitMerge}, the
  * fit BoofCV's polygon detector uses; again more loosely when that fails), its sides fitted clear of the rounded
  * corners, then snapped to the edge in the grey image with sub-pixel precision ({@link RefinePolygonToGrayLine}).
- * When no mask gives a card-shaped outline at all, they are all looked at again, a contour that no quadrilateral
- * fits fitted as its convex hull ({@link ConvexHullAndrewMonotone_F64}) when it runs along most of the hull
- * ({@link #MIN_HULL_ALONG}): glare across a card's edge, or a sleeve's white on a light surface, can bite into it in
- * every mask. Not before: on a busy surface, hulls of the pattern's blobs are card-shaped too.
+ * A contour that no quadrilateral fits is fitted as its convex hull ({@link ConvexHullAndrewMonotone_F64}) when it
+ * runs along nearly all of the hull ({@link #MIN_NOTCHED_ALONG}): a die or a fingertip over a card's border bites a
+ * notch out of its outline in every mask. When no mask gives an outline a lone card's size, they are all looked at
+ * again, taking a hull that the contour runs along most of ({@link #MIN_HULL_ALONG}): glare across a card's edge, or a
+ * sleeve's white on a light surface, bites deeper. Not before: on a busy surface, hulls of the pattern's blobs are
+ * card-shaped too.
  * An outline is kept when it is card-shaped (below) and an edge all round ({@link #edgeContrast}); one found again
  * by another binarization counts as support. A card gives several nested outlines (a sleeve or a pocket around it,
  * its own edge, the inside of its border); they are kept together as the outlines of one {@link FoundCard}, the
@@ -553,12 +555,13 @@ public final class CardFinder {
 
         private void add(List<Point2D_I32> sequence) {
             Quad quad = fitted(sequence);
-            if (quad == null && hulls && boundsArea(sequence) >= minArea) {
-                // glare across a card's edge, or a sleeve's white on a light surface, bite notches out of the mask:
-                // a card is convex, so its outline is its contour's convex hull's, when the contour runs along most
-                // of that outline (a pattern's blob or a speckled region does not)
+            if (quad == null && boundsArea(sequence) >= minArea) {
+                // a die or a fingertip over a card's border, glare across its edge, or a sleeve's white on a light
+                // surface, bite notches out of the mask: a card is convex, so its outline is its contour's convex
+                // hull's, when the contour runs along nearly all of that outline (a pattern's blob or a speckled
+                // region does not); along most of it, when no mask gave a card at all ({@code hulls})
                 Quad hull = fitted(hullContour(sequence));
-                if (hull != null && alongOutline(sequence, hull) >= MIN_HULL_ALONG) {
+                if (hull != null && alongOutline(sequence, hull) >= (hulls ? MIN_HULL_ALONG : MIN_NOTCHED_ALONG)) {
                     quad = hull;
                 }
             }
@@ -1214,6 +1217,13 @@ public final class CardFinder {
      * ({@link #alongOutline}).
      */
     static final double MIN_HULL_ALONG = 0.7;
+
+    /**
+     * The least share of its convex hull's outline a contour runs along for that outline to be taken at the first
+     * search, before it is known whether any mask gives a card: a notch such as a die or a fingertip over the border
+     * bites less than this from a card's outline, while a busy surface's blobs rarely run along so much of their hull.
+     */
+    static final double MIN_NOTCHED_ALONG = 0.85;
 
     /** The area of the bounding box of {@code contour}'s points, in pixels. */
     static double boundsArea(List<Point2D_I32> contour) {

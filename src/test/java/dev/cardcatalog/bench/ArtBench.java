@@ -55,8 +55,9 @@ import java.util.stream.IntStream;
  * {@code --rounds N} (default 5), {@code --seconds S} per round (default 3), {@code --sizes} the index sizes
  * timed (default {@code 50000,200000}), {@code --calls N} timed calls of each kind (default 5000), {@code --parts}
  * a comma-separated choice of {@code throughput,latency,accuracy,photos} (default all four); {@code --photos N}
- * captures per row of the photo part (default 1000, at most {@code --captures}) and {@code --pages N} binder pages
- * (default 200): see {@link PhotoRows}.
+ * captures per row of the photo part (default 1000, at most {@code --captures}), {@code --pages N} binder pages
+ * (default 200) and {@code --collections N} photos of a collection of twelve cards for each
+ * {@link dev.cardcatalog.testing.PhotoSimulator.Clutter} (default 50): see {@link PhotoRows}.
  */
 public final class ArtBench {
 
@@ -79,6 +80,7 @@ public final class ArtBench {
         String parts = "throughput,latency,accuracy,photos";
         int photos = 1_000;
         int pages = 200;
+        int collections = 50;
         String sizes = "50000,200000";
         int calls = 5_000;
         for (int k = 0; k + 1 < args.length; k += 2) {
@@ -92,6 +94,7 @@ public final class ArtBench {
                 case "--calls" -> calls = Integer.parseInt(args[k + 1]);
                 case "--photos" -> photos = Integer.parseInt(args[k + 1]);
                 case "--pages" -> pages = Integer.parseInt(args[k + 1]);
+                case "--collections" -> collections = Integer.parseInt(args[k + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[k]);
             }
         }
@@ -130,7 +133,7 @@ public final class ArtBench {
                 }
             }
             if (chosen.contains("photos")) {
-                PhotoRows.run(matcher, Math.min(photos, captures), pages, captures);
+                PhotoRows.run(matcher, Math.min(photos, captures), pages, collections, captures);
             }
         }
     }

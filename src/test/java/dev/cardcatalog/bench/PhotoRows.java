@@ -11,6 +11,7 @@ import dev.cardcatalog.scan.UploadDeadline;
 import dev.cardcatalog.scan.UploadDecoder;
 import dev.cardcatalog.scan.UprightPhoto;
 import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.Overlap;
 import dev.cardcatalog.testing.PhotoSimulator;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +28,8 @@ import java.util.stream.IntStream;
  *       harsh;</li>
  *   <li>binder pages of nine indexed artworks (1,200 × 1,600), realistic: a page counts when all nine are found,
  *       right and confident;</li>
+ *   <li>collections of twelve indexed artworks in rows, one row for each {@link PhotoSimulator.Clutter} (a mat
+ *       printed with art, sleeves, dice, fingers, shadows, slabs), realistic, with the cards outlined right;</li>
  *   <li>guide crops and whole photos of art <b>not</b> in the index, realistic and harsh: any confident answer is
  *       wrong.</li>
  * </ul>
@@ -93,7 +96,7 @@ final class PhotoRows {
     private PhotoRows() {
     }
 
-    static void run(ArtMatcher matcher, int photos, int pages, int indexed) {
+    static void run(ArtMatcher matcher, int photos, int pages, int collections, int indexed) {
         for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
             row("guide crops, indexed art", severity, photos, matcher, true, k -> k,
                     k -> CaptureSimulator.captureJpeg(k, 7_000 + k, severity));
@@ -103,6 +106,9 @@ final class PhotoRows {
                     k -> PhotoSimulator.wholePhoto(k, 24_000 + k, severity).jpeg());
         }
         binder(matcher, pages, indexed, CaptureSimulator.Severity.REALISTIC);
+        for (PhotoSimulator.Clutter clutter : PhotoSimulator.Clutter.values()) {
+            collections(matcher, collections, indexed, clutter, CaptureSimulator.Severity.REALISTIC);
+        }
         int n = matcher.size();
         for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
             row("guide crops, art NOT in the index", severity, photos, matcher, false, k -> n + k,
@@ -204,6 +210,64 @@ final class PhotoRows {
         System.out.printf(Locale.ROOT, "  pages with all nine found, right and confident (and nothing else): %d / %d%n",
                 whole[0], pages);
         rules();
+    }
+
+    /**
+     * Photos of a collection of twelve indexed cards in rows of four ({@link PhotoSimulator#collection}) with
+     * {@code clutter}, on each surface in turn: each card's status and whether its nearest artwork is its own, as
+     * the other rows, for the answer whose outline overlaps it most; and how many cards are outlined right (IoU ≥
+     * {@value Overlap#RIGHT}), the measure of the real-photo benchmark, so that the two can be compared.
+     */
+    private static void collections(ArtMatcher matcher, int photos, int indexed, PhotoSimulator.Clutter clutter,
+            CaptureSimulator.Severity severity) {
+        AtomicIntegerArray cells = new AtomicIntegerArray(7);
+        java.util.concurrent.atomic.AtomicInteger outlined = new java.util.concurrent.atomic.AtomicInteger();
+        long t0 = System.nanoTime();
+        String what = "collections of twelve, " + clutter.name().toLowerCase(Locale.ROOT) + ", "
+                + severity.name().toLowerCase(Locale.ROOT);
+        IntStream.range(0, photos).parallel().forEach(p -> {
+            long[] seeds = new long[12];
+            for (int c = 0; c < seeds.length; c++) {
+                seeds[c] = (p * 12L + c + 3_001L * clutter.ordinal()) % indexed;
+            }
+            PhotoSimulator.Surface surface = PhotoSimulator.Surface.values()[p % 3];
+            PhotoSimulator.Photo photo = PhotoSimulator.collection(seeds, 4, 50_000 + p, severity, surface, clutter,
+                    0, 0);
+            List<PhotoMatch.Found> cards = match(photo.jpeg(), matcher);
+            for (PhotoSimulator.Placed placed : photo.cards()) {
+                PhotoMatch.Found found = null;
+                double best = 0;
+                for (PhotoMatch.Found card : cards) {
+                    double overlap = Overlap.of(corners(card), placed.corners());
+                    if (overlap > best) {
+                        best = overlap;
+                        found = card;
+                    }
+                }
+                if (found == null || best < Overlap.NO_CARD) {
+                    cells.incrementAndGet(6);
+                    continue;
+                }
+                if (best >= Overlap.RIGHT) {
+                    outlined.incrementAndGet();
+                }
+                boolean right = found.nearest().get(0).artworkId().equals(artworkId((int) placed.artSeed()));
+                cells.incrementAndGet(found.status().ordinal() + (right ? 0 : 3));
+                SEEN.add(Seen.of(what, found, right, true));
+            }
+        });
+        print(what + " (cards)", photos * 12, cells, t0);
+        System.out.printf(Locale.ROOT, "  cards outlined right (IoU >= %.2f): %d / %d%n", Overlap.RIGHT,
+                outlined.get(), photos * 12);
+        rules();
+    }
+
+    private static double[][] corners(PhotoMatch.Found card) {
+        double[][] out = new double[4][];
+        for (int k = 0; k < 4; k++) {
+            out[k] = new double[] {card.corners().x(k), card.corners().y(k)};
+        }
+        return out;
     }
 
     /** The card found whose centre is nearest the placed card's, within 5 % of the photo's width; null if none. */

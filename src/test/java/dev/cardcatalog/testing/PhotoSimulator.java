@@ -196,6 +196,209 @@ public final class PhotoSimulator {
         return new Photo(TestImageFiles.jpeg(image, quality), w, h, placed, null);
     }
 
+    /**
+     * What a photo of a collection ({@link #collection}) shows besides its cards: the classes of real photos that the
+     * finder once failed on (SERVICE.md §5.10 item 13, docs/benchmarks.md "Real photos").
+     */
+    public enum Clutter {
+        /** The cards alone, a few millimetres apart. */
+        NONE,
+        /** The surface is a playmat printed with an artwork of its own, running behind the cards. */
+        MAT,
+        /** Every card in a sleeve, with its glare spots and a reflection across it. */
+        SLEEVES,
+        /** Dice lying on the cards, one in two of them over the card's border. */
+        DICE,
+        /** Fingers from beyond the rows' ends over the borders of the cards there, as when a hand holds them flat. */
+        FINGERS,
+        /** A hard shadow beside every card, from a lamp to one side. */
+        SHADOWS,
+        /** Every card inside a plastic slab with a label above it and a reflection across it. */
+        SLABS
+    }
+
+    /**
+     * A photo of a collection laid out in rows: {@code artSeeds} in a grid {@code columns} wide (reading order of the
+     * grid as it lies upright), 2–6 mm apart (sleeves 3.5–7 mm, the slabs of {@link Clutter#SLABS} 6–10 mm), each card shifted by
+     * up to 1 mm and turned by up to 3°, the whole turned by up to ±12° (or a quarter turn more for a landscape
+     * photo of a portrait grid), tilted by up to 25°, filling 55–85 % of the frame, with {@code clutter}. The cards'
+     * corners are those of the cards themselves (not of a sleeve or a slab).
+     *
+     * @param width  the photo's width in pixels, 0 for 1,600 × 1,200 either way as the grid is shaped
+     * @param height its height (with {@code width})
+     */
+    public static Photo collection(long[] artSeeds, int columns, long photoSeed, CaptureSimulator.Severity severity,
+            Surface surface, Clutter clutter, int width, int height) {
+        SplittableRandom r = new SplittableRandom(photoSeed * 0x9E3779B97F4A7C15L + 0xC011EC7L + clutter.ordinal());
+        double f = severity.factor;
+        int rows = (artSeeds.length + columns - 1) / columns;
+        boolean slabs = clutter == Clutter.SLABS;
+        double padX = slabs ? SLAB_SIDE : 0;
+        double padTop = slabs ? SLAB_TOP : 0;
+        double padBottom = slabs ? SLAB_SIDE : 0;
+        // sleeves 1.5 mm beyond their cards: their rims 0.5-4 mm apart
+        double gap = slabs ? 6 + r.nextDouble() * 4 : clutter == Clutter.SLEEVES ? 3.5 + r.nextDouble() * 3.5
+                : 2 + r.nextDouble() * 4;
+        double cellW = CARD_W + 2 * padX + gap;
+        double cellH = CARD_H + padTop + padBottom + gap;
+        double gridW = columns * cellW - gap;
+        double gridH = rows * cellH - gap;
+        boolean gridLandscape = gridW > gridH;
+        int w = width > 0 ? width : gridLandscape ? 1600 : 1200;
+        int h = width > 0 ? height : gridLandscape ? 1200 : 1600;
+        Scene scene = new Scene(w, h, r, f, surface);
+        boolean quarter = (w > h) != gridLandscape;
+        double turn = Math.toRadians((r.nextDouble() - 0.5) * 24) + (quarter ? Math.PI / 2 : 0);
+        double tilt = Math.toRadians(r.nextDouble() * 25);
+        double axis = r.nextDouble() * Math.PI;
+        double focal = (0.75 + r.nextDouble() * 0.35) * Math.max(w, h);
+        double fill = 0.55 + r.nextDouble() * 0.30;
+        double[][] gridCorners = {{0, 0}, {gridW, 0}, {gridW, gridH}, {0, gridH}};
+        Camera camera = camera(gridW / 2, gridH / 2, turn, tilt, axis, focal, fill * w * h, w, h, gridCorners, r);
+        // the plane beyond the grid too, for what lies around the cards: millimetres from the grid's top-left
+        double reach = 400;
+        double[][] planeCorners = {{-reach, -reach}, {gridW + reach, -reach}, {gridW + reach, gridH + reach},
+                {-reach, gridH + reach}};
+        scene.plane = new PlaneView(Homography.squareTo(camera.project(planeCorners)).inverse(), -reach, -reach,
+                gridW + 2 * reach, gridH + 2 * reach);
+        if (clutter == Clutter.MAT) {
+            scene.mat = CardArtGenerator.card(r.nextLong());
+        }
+        double lightX = (r.nextBoolean() ? 1 : -1) * (3 + r.nextDouble() * 5);
+        double lightY = 3 + r.nextDouble() * 5;
+        List<Placed> placed = new ArrayList<>();
+        for (int k = 0; k < artSeeds.length; k++) {
+            double cx = (k % columns) * cellW + padX + CARD_W / 2 + (r.nextDouble() - 0.5) * 2;
+            double cy = (k / columns) * cellH + padTop + CARD_H / 2 + (r.nextDouble() - 0.5) * 2;
+            double a = Math.toRadians((r.nextDouble() - 0.5) * 6);
+            PlaneRect card = new PlaneRect(cx, cy, CARD_W / 2, CARD_H / 2, a);
+            double[][] corners = camera.project(card.corners());
+            boolean sleeve = clutter == Clutter.SLEEVES;
+            double[][] glare = sleeve || slabs ? glare(r, f) : new double[0][];
+            scene.cards.add(new SceneCard(CardArtGenerator.card(artSeeds[k]), Homography.squareTo(corners),
+                    Border.values()[r.nextInt(4)], sleeve, glare, r.nextInt(256)));
+            placed.add(new Placed(artSeeds[k], corners));
+            switch (clutter) {
+                case SHADOWS -> scene.below.add(new PlaneShape(new PlaneRect(cx + lightX, cy + lightY, CARD_W / 2,
+                        CARD_H / 2, a), 0x000000, 0.45 + r.nextDouble() * 0.2, 0));
+                case SLABS -> {
+                    PlaneRect slab = new PlaneRect(cx, cy + (padBottom - padTop) / 2, CARD_W / 2 + SLAB_SIDE,
+                            (CARD_H + padTop + padBottom) / 2, a);
+                    scene.below.add(new PlaneShape(slab, 0xF4F6F8, 0.18, 1.5));
+                    PlaneRect label = new PlaneRect(cx, cy - CARD_H / 2 - padTop / 2 - 1, CARD_W / 2 + 1,
+                            padTop / 2 - 3, a);
+                    scene.below.add(new PlaneShape(label, r.nextBoolean() ? 0xF2F2EE : 0xC8D6E8, 0.95, 0));
+                    // a reflection across the slab's face, over the card
+                    scene.above.add(new PlaneShape(new PlaneRect(cx + (r.nextDouble() - 0.5) * 30, cy,
+                            5 + r.nextDouble() * 5, CARD_H / 2 + 8, a + 0.6), 0xFFFFFF, 0.22, 0));
+                }
+                case SLEEVES -> scene.above.add(new PlaneShape(new PlaneRect(cx + (r.nextDouble() - 0.5) * 30, cy,
+                        3 + r.nextDouble() * 6, CARD_H / 2 + 1, a + 0.5 + r.nextDouble() * 0.5), 0xFFFFFF,
+                        0.20 + r.nextDouble() * 0.15, 0));
+                case DICE -> {
+                    if (r.nextInt(4) > 0) {
+                        boolean overBorder = r.nextBoolean();
+                        double dx = overBorder ? (r.nextBoolean() ? 1 : -1) * CARD_W / 2 : (r.nextDouble() - 0.5) * 30;
+                        double dy = overBorder ? (r.nextDouble() - 0.5) * 50 : 10 + r.nextDouble() * 25;
+                        scene.above.add(new PlaneShape(new PlaneRect(cx + dx, cy + dy, 8, 8, r.nextDouble() * 6),
+                                CardArtGenerator.rgb(170 + r.nextInt(60), 20 + r.nextInt(40), 30 + r.nextInt(40)),
+                                1, 0));
+                    }
+                }
+                case FINGERS -> {
+                    boolean first = k % columns == 0;
+                    boolean last = k % columns == columns - 1 || k == artSeeds.length - 1;
+                    if ((first || last) && r.nextInt(3) > 0) {
+                        // a finger from beyond the row's end, its tip 6-14 mm over the card's border
+                        double side = first ? -1 : 1;
+                        double tip = 6 + r.nextDouble() * 8;
+                        double length = 60;
+                        double fy = cy + (r.nextDouble() - 0.5) * 40;
+                        double fx = cx + side * (CARD_W / 2 - tip + length / 2);
+                        scene.above.add(new PlaneShape(new PlaneRect(fx, fy, length / 2, 8 + r.nextDouble() * 2,
+                                a + (r.nextDouble() - 0.5) * 0.5), CardArtGenerator.rgb(215 + r.nextInt(25),
+                                165 + r.nextInt(30), 135 + r.nextInt(30)), 1, 0, true));
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        BufferedImage image = scene.render(r);
+        float quality = (float) (0.85 - 0.30 * r.nextDouble());
+        return new Photo(TestImageFiles.jpeg(image, quality), w, h, placed, surface);
+    }
+
+    /** A slab's plastic beside a card, and above it for its label, in millimetres. */
+    private static final double SLAB_SIDE = 5;
+    private static final double SLAB_TOP = 24;
+
+    /** A rectangle in a collection's plane: centre, half sizes and turn (radians), in millimetres. */
+    private record PlaneRect(double cx, double cy, double halfW, double halfH, double turn) {
+
+        double[][] corners() {
+            double c = Math.cos(turn);
+            double s = Math.sin(turn);
+            double[][] local = {{-halfW, -halfH}, {halfW, -halfH}, {halfW, halfH}, {-halfW, halfH}};
+            double[][] out = new double[4][];
+            for (int k = 0; k < 4; k++) {
+                out[k] = new double[] {cx + local[k][0] * c - local[k][1] * s, cy + local[k][0] * s + local[k][1] * c};
+            }
+            return out;
+        }
+
+        /** The point in the rectangle's own frame: {x, y} from its centre along its sides. */
+        void local(double x, double y, double[] out) {
+            double c = Math.cos(turn);
+            double s = Math.sin(turn);
+            double dx = x - cx;
+            double dy = y - cy;
+            out[0] = dx * c + dy * s;
+            out[1] = -dx * s + dy * c;
+        }
+    }
+
+    /**
+     * A shape lying in a collection's plane, painted over what is under it: {@code colour} mixed in at
+     * {@code strength}, and a rim {@code rim} mm wide mixed in twice as strongly (a slab's edge); a round-ended one
+     * (a finger) is shaded across its width.
+     */
+    private record PlaneShape(PlaneRect rect, int colour, double strength, double rim, boolean rounded) {
+
+        PlaneShape(PlaneRect rect, int colour, double strength, double rim) {
+            this(rect, colour, strength, rim, false);
+        }
+
+        int paint(double x, double y, int under, double[] scratch) {
+            rect.local(x, y, scratch);
+            double ax = Math.abs(scratch[0]);
+            double ay = Math.abs(scratch[1]);
+            if (ax > rect.halfW() || ay > rect.halfH()) {
+                return under;
+            }
+            if (rounded) {
+                double end = rect.halfW() - rect.halfH();
+                if (ax > end && Math.hypot(ax - end, ay) > rect.halfH()) {
+                    return under;
+                }
+                double across = ay / rect.halfH();
+                return mix(under, mix(colour, 0x000000, 0.35 * across * across), strength);
+            }
+            boolean edge = rim > 0 && (rect.halfW() - ax < rim || rect.halfH() - ay < rim);
+            return mix(under, colour, Math.min(1, edge ? 2 * strength : strength));
+        }
+    }
+
+    /** The map from a photo's pixels to a collection's plane, in millimetres. */
+    private record PlaneView(Homography toUnit, double x0, double y0, double width, double height) {
+
+        void map(double px, double py, double[] out) {
+            toUnit.map(px, py, out);
+            out[0] = x0 + out[0] * width;
+            out[1] = y0 + out[1] * height;
+        }
+    }
+
     /** One or two glare spots: centre u, v (card fractions), radius (card widths), strength. */
     private static double[][] glare(SplittableRandom r, double f) {
         double[][] spots = new double[1 + r.nextInt(2)][];
@@ -317,6 +520,12 @@ public final class PhotoSimulator {
         final List<Homography> pockets = new ArrayList<>();
         Homography page;
         int pageColour;
+        /** A collection's plane and what lies in it below and above the cards; null and empty otherwise. */
+        PlaneView plane;
+        final List<PlaneShape> below = new ArrayList<>();
+        final List<PlaneShape> above = new ArrayList<>();
+        /** A playmat's own artwork, printed over the whole photo; null for a plain surface. */
+        CardArtGenerator.Card mat;
 
         // surface
         final int base;
@@ -374,6 +583,9 @@ public final class PhotoSimulator {
         }
 
         int surfaceAt(double x, double y) {
+            if (mat != null) {
+                return mat.rgbAt(x / w, y / h);
+            }
             switch (pattern) {
                 case 1 -> { // wood grain: wavy stripes
                     double v = Math.sin((y + 6 * Math.sin(x / (scale * 3) + phase)) / scale * Math.PI + phase);
@@ -405,11 +617,19 @@ public final class PhotoSimulator {
             List<Homography> pocketInverses = pockets.stream().map(Homography::inverse).toList();
             List<Homography> cardInverses = cards.stream().map(c -> c.toPhoto().inverse()).toList();
             double[] uv = new double[2];
+            double[] mm = new double[2];
+            double[] scratch = new double[2];
             for (int y = 0; y < h; y++) {
                 for (int x = 0; x < w; x++) {
                     double px = x + 0.5;
                     double py = y + 0.5;
                     int c = surfaceAt(px, py);
+                    if (plane != null) {
+                        plane.map(px, py, mm);
+                        for (PlaneShape shape : below) {
+                            c = shape.paint(mm[0], mm[1], c, scratch);
+                        }
+                    }
                     if (pageInverse != null) {
                         pageInverse.map(px, py, uv);
                         if (inside(uv)) {
@@ -446,6 +666,11 @@ public final class PhotoSimulator {
                                     c = mix(c, 0xFFFFFF, spot[3] * Math.exp(-d2));
                                 }
                             }
+                        }
+                    }
+                    if (plane != null) {
+                        for (PlaneShape shape : above) {
+                            c = shape.paint(mm[0], mm[1], c, scratch);
                         }
                     }
                     double dx = px - w / 2.0;
