@@ -1,5 +1,6 @@
 package dev.cardcatalog.art;
 
+import dev.cardcatalog.platform.ApiAccess;
 import dev.cardcatalog.platform.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
@@ -13,12 +14,12 @@ import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirements;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -27,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * ({@code dev.cardcatalog.scan.MatchResource}).
  */
 @PermitAll
+@SecurityRequirements
 @Tag(name = "Art index")
 @Path("/api/art-index")
 public class ArtIndexResource {
@@ -55,10 +57,19 @@ public class ArtIndexResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
-    @Operation(operationId = "getArtIndex", extensions = @Extension(name = "x-problems", value = "not-found"))
+    @Operation(operationId = "getArtIndex", summary = "The current art index file", description = """
+            The current art index file: its name and `url`, `digest` (the settings digest of its fingerprints), \
+            `content_digest` (the SHA-256 of the file), `count`, `catalog_version`, `size_bytes` and \
+            `written_at`. The same on every replica (the index is kept in PostgreSQL); 404 before the first art \
+            build.
+
+            """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "The current index file.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = IndexView.class)))
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     public IndexView current() {
         ArtIndexStore.StoredIndex index = store.current().orElseThrow(() -> ProblemException.notFound(
                 "There is no art index yet: it is written by the first art build (POST /api/art-builds)."));
@@ -76,7 +87,16 @@ public class ArtIndexResource {
     @Path("files/{name}")
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
     @Blocking
-    @Operation(operationId = "getArtIndexFile", extensions = @Extension(name = "x-problems", value = "not-found"))
+    @Operation(operationId = "getArtIndexFile", summary = "One of the two newest art index files",
+            description = """
+            One of the two newest index files, byte-identical on every replica, sent as stored (`Content-Encoding: \
+            gzip`) and immutable, with `ETag` the quoted name and 304 on revalidation; 404 for any other name. The \
+            name carries the first 16 hex characters of the file's SHA-256, so different bytes never share a name. \
+            The file is format 2: a 28-byte header (`CART`, the format version, the settings digest, the record \
+            count) and 145-byte records sorted by artwork id (its UUID, its face, its 128-byte fingerprint), as \
+            docs/api.md describes byte by byte.
+
+            """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "The file as stored: gzip (`Content-Encoding: gzip`), immutable.",
             headers = {
                 @Header(name = "ETag", description = "The quoted file name.",
@@ -89,6 +109,9 @@ public class ArtIndexResource {
     @APIResponse(responseCode = "304", description = "`If-None-Match` names the file: the copy the client has is it.",
             headers = @Header(name = "ETag", description = "The quoted file name.",
                     schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     public Response file(@PathParam("name") @Parameter(description = "The file's name, as `GET /api/art-index` gives "
             + "it.") String name, @HeaderParam("If-None-Match") String ifNoneMatch) {
         ArtIndexStore.StoredIndex index = store.find(name).orElseThrow(() -> noFile(name));

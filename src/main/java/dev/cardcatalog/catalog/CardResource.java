@@ -1,5 +1,6 @@
 package dev.cardcatalog.catalog;
 
+import dev.cardcatalog.platform.ApiAccess;
 import dev.cardcatalog.platform.Paging;
 import dev.cardcatalog.platform.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -21,17 +22,18 @@ import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirements;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Reading the catalog's cards. Public. Lists hide retired cards; a card by id is shown retired or not.
  */
 @PermitAll
+@SecurityRequirements
 @Tag(name = "Catalog")
 @Path("/api/cards")
 @Produces(MediaType.APPLICATION_JSON)
@@ -53,11 +55,21 @@ public class CardResource {
     /** A card with Scryfall's whole card object; 404 when the catalog has no such card. */
     @GET
     @Path("{id}")
-    @Operation(operationId = "getCard", extensions = @Extension(name = "x-problems",
-            value = "invalid-request not-found"))
+    @Operation(operationId = "getCard", summary = "One card by Scryfall id", description = """
+            One card by Scryfall id, retired or not (`retired_at` is set once the card is no longer in Scryfall's \
+            file), with Scryfall's whole card object under `scryfall`, exactly as the bulk file had it, escapes \
+            included. The mapped fields beside it (`name`, `lang`, `set`, ...) are text PostgreSQL can hold: a \
+            U+0000 or an unpaired surrogate in the file becomes U+FFFD in them. `illustration_id` and \
+            `image_small_uri` are the front face's for double-faced layouts.
+
+            """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "The card, retired or not, with Scryfall's card object.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = CardViews.CardDetail.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     // one prepared statement on the pool: no Hibernate session or entity for a read of one row
     public Uni<CardViews.CardDetail> get(@PathParam("id") @Parameter(description = "The card's Scryfall id.",
             schema = @Schema(type = SchemaType.STRING, format = "uuid")) String id) {
@@ -84,11 +96,24 @@ public class CardResource {
      * @param size 1 to 100; 20 when absent
      */
     @GET
-    @Operation(operationId = "searchCards", extensions = @Extension(name = "x-problems",
-            value = "invalid-request"))
+    @Operation(operationId = "searchCards", summary = "Active cards by name, or by set and collector number",
+            description = """
+            Active cards, ordered by name and then newest printing. Give `name`, or `set` (with `collector_number` \
+            if you like); without either the answer is 400. `name` matches any part of the card's name or of one \
+            face's name, case and accents ignored: `dawn` finds "Dusk // Dawn", `grishnakh` finds "Grishnákh, Brash \
+            Instigator".
+
+            `total` counts the matching cards up to 1,000: when more match, `total` is 1,000 and `total_capped` is \
+            `true`, and the pages past the thousandth card still answer. A `page` or `size` out of range, or a text \
+            parameter holding a control character, is 400 `invalid-request` naming the parameter in `field`.
+
+            """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "A page of active cards, by name and then newest printing.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = CardViews.CardPage.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     // no Hibernate session: it would hold a pooled connection while these queries wait for another
     public Uni<CardViews.CardPage> search(
             @QueryParam("name") @Parameter(description = "Text to find in the card's name or one face's name, case "

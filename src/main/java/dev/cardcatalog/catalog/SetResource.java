@@ -1,5 +1,6 @@
 package dev.cardcatalog.catalog;
 
+import dev.cardcatalog.platform.ApiAccess;
 import dev.cardcatalog.platform.ProblemException;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.panache.common.Sort;
@@ -17,15 +18,16 @@ import java.util.List;
 import java.util.Locale;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirements;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Reading the catalog's sets, and a card by set code and collector number. Public. */
 @PermitAll
+@SecurityRequirements
 @Tag(name = "Catalog")
 @Path("/api/sets")
 @Produces(MediaType.APPLICATION_JSON)
@@ -40,10 +42,16 @@ public class SetResource {
     /** Every set, newest first. */
     @GET
     @WithSession
-    @Operation(operationId = "listSets")
+    @Operation(operationId = "listSets", summary = "All sets, newest first", description = """
+            All sets, newest first: `id`, `code`, `name`, `set_type`, `released_at`, `card_count`, \
+            `parent_set_code`, `digital`, `icon_svg_uri`.
+
+            """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "Every set, newest first.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(type = SchemaType.ARRAY, implementation = CardViews.SetView.class)))
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     public Uni<List<CardViews.SetView>> list() {
         return CardSet.<CardSet>listAll(Sort.by("releasedAt", Sort.Direction.Descending).and("code"))
                 .map(sets -> sets.stream().map(CardViews.SetView::of).toList());
@@ -53,10 +61,16 @@ public class SetResource {
     @GET
     @Path("{code}")
     @WithSession
-    @Operation(operationId = "getSet", extensions = @Extension(name = "x-problems", value = "not-found"))
+    @Operation(operationId = "getSet", summary = "One set by code", description = """
+            One set by code (any case), as in the list; 404 when there is none.
+
+            """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "The set.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = CardViews.SetView.class)))
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     public Uni<CardViews.SetView> get(@PathParam("code") String code) {
         return CardSet.<CardSet>find("code", code.toLowerCase(Locale.ROOT)).firstResult().map(set -> {
             if (set == null) {
@@ -74,11 +88,20 @@ public class SetResource {
     @GET
     // one prepared statement on the pool, as CardResource#get
     @Path("{code}/cards/{number}")
-    @Operation(operationId = "getCardInSet", extensions = @Extension(name = "x-problems",
-            value = "invalid-request not-found"))
+    @Operation(operationId = "getCardInSet", summary = "One card by set code and collector number",
+            description = """
+            The card with that set code and collector number (as printed), in `lang` (default `en`), an active \
+            card before a retired one, in the shape of `getCard`; 404 when there is none, 400 `invalid-request` \
+            for a code, number or `lang` with a control character.
+
+            """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "The card, active before retired.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = CardViews.CardDetail.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     public Uni<CardViews.CardDetail> card(@PathParam("code") String code,
             @PathParam("number") @Parameter(description = "The collector number as printed (`96`, `15★`, `MM2-42`).")
             String number,

@@ -6,6 +6,7 @@ import dev.cardcatalog.art.ImageDecodeException;
 import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.art.JpegStructure;
 import dev.cardcatalog.catalog.ArtworkPrintings;
+import dev.cardcatalog.platform.ApiAccess;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,11 +30,11 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirements;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -42,6 +43,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * {@link UprightPhoto}, finding and matching its cards in {@link PhotoMatch}.
  */
 @PermitAll
+@SecurityRequirements
 @Tag(name = "Scanning")
 @Path("/api/art-index/matches")
 public class MatchResource {
@@ -203,17 +205,39 @@ public class MatchResource {
     @Consumes({"image/jpeg", "image/png", MediaType.APPLICATION_OCTET_STREAM})
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
-    // The operation's answers (SERVICE.md §9): its problem types are named here, answered by this class, by
-    // MatchUploads (408, 413, 503 before this method runs) and by MatchLimit (503); each type is in the catalogue,
-    // META-INF/openapi.yaml. docs/api.md says the same (OpenApiDocumentTest checks both).
-    @Operation(operationId = "matchPhoto", extensions = @Extension(name = "x-problems",
-            value = "invalid-image invalid-request not-found request-timeout body-too-large "
-                    + "unsupported-media-type service-busy too-many-scans too-many-segments arithmetic-coding "
-                    + "too-much-work too-much-memory upload-too-costly"))
+    // The operation's answers (SERVICE.md §9), given by this class, by MatchUploads (408, 413, 503 before this
+    // method runs) and by MatchLimit (503); the problem answers are META-INF/openapi.yaml's components/responses.
+    @Operation(operationId = "matchPhoto", summary = "Matches the cards in a photo against the art index",
+            description = """
+            Matches the cards in a JPEG or PNG photo against the art index. The answer lists every card found, in \
+            reading order (rows from the top, each from the left), with its `corners` in the photo's pixels as \
+            displayed (EXIF applied), its `status` (`confident`, `ambiguous` or `unknown`) and its 10 nearest \
+            artworks, each with its Hamming distance, whether it is confident, its `rotation` and its printings \
+            (each saying which `face` the artwork is on). `matches` repeats the first card's nearest artworks for \
+            clients written before cards were found; a photo with no card in it is 200 with none. `index` names \
+            the index matched against.
+
+            Send the photo as the body, as `image/jpeg`, `image/png` or `application/octet-stream`, at most 20 MiB, \
+            received whole within 10 s (`card-catalog.art.upload-timeout`). What a photo may cost is bounded: one \
+            that no camera writes, or that declares too much work or memory, is refused from its markers (400); \
+            one that takes longer than its deadline to decode and match is 422 `upload-too-costly`; and a replica \
+            that is receiving or matching as many photos as it takes answers 503 `service-busy` with \
+            `Retry-After`. 404 before the first art build.
+
+            """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "The index matched against and the cards found, in reading "
             + "order, each with its corners, its status and its nearest artworks, nearest first.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = MatchesView.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidPhoto")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "408", ref = "RequestTimeout")
+    @APIResponse(responseCode = "413", ref = "BodyTooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "422", ref = "UploadTooCostly")
+    @APIResponse(responseCode = "500", ref = "InternalError")
+    @APIResponse(responseCode = "503", ref = "ServiceBusy")
     @RequestBody(description = "The photo: a JPEG or PNG of a card, at most 20 MiB (20,971,520 bytes, "
             + "`quarkus.http.limits.max-body-size`), received whole within 10 s (`card-catalog.art.upload-timeout`).",
             required = true, content = {

@@ -1,5 +1,6 @@
 package dev.cardcatalog.scryfall;
 
+import dev.cardcatalog.platform.ApiAccess;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -18,12 +19,10 @@ import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -57,10 +56,20 @@ public class QuietWindowResource {
     /** Every stored window by scope ({@code host} or {@code host:port}), open or not. */
     @GET
     @RolesAllowed({"viewer", "operator"})
-    @Operation(operationId = "listQuietWindows")
+    @SecurityRequirement(name = "basic", scopes = {"viewer", "operator"})
+    @SecurityRequirement(name = "bearer", scopes = {"viewer", "operator"})
+    @Operation(operationId = "listQuietWindows", summary = "Every stored quiet window", description = """
+            Every stored quiet window (SERVICE.md §3.3), open or not, one per scope: the host Scryfall answered \
+            from, with `:port` when the URL names one (`api.scryfall.com`).
+
+            """ + ApiAccess.VIEWER)
     @APIResponse(responseCode = "200", description = "Every stored window, open or not.", content = @Content(
             mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(type = SchemaType.ARRAY, implementation = QuietWindowView.class)))
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     public Uni<List<QuietWindowView>> list() {
         return quietWindow.all().map(windows -> {
             Instant now = clock.instant();
@@ -72,10 +81,23 @@ public class QuietWindowResource {
     @GET
     @Path("{scope}")
     @RolesAllowed({"viewer", "operator"})
-    @Operation(operationId = "getQuietWindow", extensions = @Extension(name = "x-problems", value = "not-found"))
+    @SecurityRequirement(name = "basic", scopes = {"viewer", "operator"})
+    @SecurityRequirement(name = "bearer", scopes = {"viewer", "operator"})
+    @Operation(operationId = "getQuietWindow", summary = "The quiet window of one scope", description = """
+            The quiet window of one scope, open or not; 404 when none was ever stored for the scope. `open` is \
+            whether it is open now. `closed_at` and `closed_by` are set when an operator closed it early, and \
+            cleared when a later answer opens it again. `until` is never more than \
+            `card-catalog.scryfall.quiet-window-max` (1 h) after `opened_at`.
+
+            """ + ApiAccess.VIEWER)
     @APIResponse(responseCode = "200", description = "The scope's window, open or not.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = QuietWindowView.class)))
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     public Uni<QuietWindowView> get(@PathParam("scope") String scope) {
         return quietWindow.find(scope).map(found -> found.map(window -> QuietWindowView.of(window, clock.instant()))
                 .orElseThrow(() -> unknown(scope)));
@@ -88,12 +110,25 @@ public class QuietWindowResource {
     @POST
     @Path("{scope}/close")
     @RolesAllowed("operator")
-    @Operation(operationId = "closeQuietWindow", extensions = @Extension(name = "x-problems",
-            value = "not-found quiet-window-not-open"))
+    @SecurityRequirement(name = "basic", scopes = "operator")
+    @SecurityRequirement(name = "bearer", scopes = "operator")
+    @Operation(operationId = "closeQuietWindow", summary = "Closes an open quiet window now", description = """
+            Closes an open window now, so calls ask Scryfall again at once: `until` becomes now, and `closed_at` / \
+            `closed_by` record when and by whom (the authenticated principal's name). 409 \
+            `quiet-window-not-open` when it has already closed; 404 when no window was ever stored for the scope.
+
+            """ + ApiAccess.OPERATOR)
     @APIResponse(responseCode = "200", description = "The window, closed now: `until` is now, `closed_at` and "
             + "`closed_by` say when and by whom.",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = QuietWindowView.class)))
+    @APIResponse(responseCode = "400", ref = "FormRefused")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "406", ref = "NotAcceptable")
+    @APIResponse(responseCode = "409", ref = "QuietWindowNotOpen")
+    @APIResponse(responseCode = "500", ref = "InternalError")
     public Uni<QuietWindowView> close(@PathParam("scope") String scope, @Context SecurityContext security) {
         Principal principal = security == null ? null : security.getUserPrincipal();
         String who = principal == null || principal.getName() == null || principal.getName().isBlank()

@@ -64,8 +64,7 @@ public class HttpAnswersCheck implements QuarkusTestBeforeClassCallback, Quarkus
         missing.addAll(undeclaredNulls(operations, bodies));
         if (!missing.isEmpty()) {
             throw new AssertionError(testClass + " saw answers the OpenAPI document (/q/openapi) does not declare; "
-                    + "declare them on the operation (its @APIResponse or x-problems, docs/api.md#the-openapi-"
-                    + "document):\n  " + String.join("\n  ", missing));
+                    + "declare them on the operation (its @APIResponse, docs/api.md#the-openapi-document):\n  " + String.join("\n  ", missing));
         }
     }
 

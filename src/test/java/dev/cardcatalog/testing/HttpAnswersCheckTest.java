@@ -13,11 +13,14 @@ class HttpAnswersCheckTest {
             {"openapi": "3.1.0", "paths": {
               "/api/jobs/{id}": {"get": {"operationId": "getJob", "responses": {
                 "200": {"description": "the job", "content": {"application/json": {}}},
-                "404": {"description": "none", "content": {"application/problem+json": {}}}}}},
+                "404": {"$ref": "#/components/responses/NotFound"}}}},
               "/api/jobs/{id}/retry": {"post": {"operationId": "retryJob", "responses": {
-                "202": {"description": "queued"}, "409": {"description": "no", "content": {"text/plain": {}}}}}},
+                "202": {"description": "queued"}, "409": {"$ref": "#/components/responses/Conflict"}}}},
               "/api/art-index/files/{name}": {"get": {"operationId": "getArtIndexFile", "responses": {
-                "default": {"description": "anything", "content": {"application/problem+json": {}}}}}}}}
+                "default": {"description": "anything", "content": {"application/problem+json": {}}}}}}},
+             "components": {"responses": {
+               "NotFound": {"description": "none", "content": {"application/problem+json": {}}},
+               "Conflict": {"description": "no", "content": {"text/plain": {}}}}}}
             """;
 
     private final OpenApiOperations document;
@@ -55,6 +58,14 @@ class HttpAnswersCheckTest {
                 answer("POST", "/api/jobs/zz/retry", 409, "application/problem+json"))))
                 .containsExactly("POST /api/jobs/{id}/retry (retryJob) answered 409 as problem+json, which its 409 "
                         + "response does not declare");
+    }
+
+    @Test
+    void aResponseThatIsAReferenceIsTheResponseItNames() {
+        OpenApiOperations.Op getJob = document.operation("GET", "/api/jobs/{id}").orElseThrow();
+        assertThat(getJob.statuses()).containsExactly("200", "404");
+        assertThat(getJob.response(404).orElseThrow().path("description").asText()).isEqualTo("none");
+        assertThat(getJob.node().path("responses").path("404").has("$ref")).isFalse();
     }
 
     @Test

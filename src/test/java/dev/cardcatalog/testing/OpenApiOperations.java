@@ -2,6 +2,7 @@ package dev.cardcatalog.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -22,7 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * The operations of an OpenAPI document (JSON), found by method and path template, and by a concrete request path
- * ({@code /api/jobs/0f6c…} is {@code GET /api/jobs/{id}}).
+ * ({@code /api/jobs/0f6c…} is {@code GET /api/jobs/{id}}). An operation's responses are read as a client reads them:
+ * a response that is a {@code $ref} to {@code components/responses} is that response.
  */
 public final class OpenApiOperations {
 
@@ -68,7 +70,8 @@ public final class OpenApiOperations {
             for (Iterator<Map.Entry<String, JsonNode>> ops = path.getValue().fields(); ops.hasNext(); ) {
                 Map.Entry<String, JsonNode> op = ops.next();
                 if (METHODS.contains(op.getKey())) {
-                    Op operation = new Op(op.getKey().toUpperCase(Locale.ROOT), path.getKey(), op.getValue());
+                    Op operation = new Op(op.getKey().toUpperCase(Locale.ROOT), path.getKey(),
+                            withResponsesResolved(op.getValue(), document));
                     operations.add(operation);
                     byPattern.add(Map.entry(Pattern.compile(
                             Pattern.quote(path.getKey()).replaceAll("\\{[^}/]+}", "\\\\E[^/]+\\\\Q")), operation));
@@ -78,6 +81,28 @@ public final class OpenApiOperations {
         // a path with more fixed text first: /api/art-index/files/{name} before a template that could also match
         byPattern.sort(Comparator.comparingInt((Map.Entry<Pattern, Op> e) ->
                 e.getValue().path().replaceAll("\\{[^}/]+}", "").length()).reversed());
+    }
+
+    /** A copy of {@code operation} whose responses that are {@code $ref}s are the responses they name. */
+    private static JsonNode withResponsesResolved(JsonNode operation, JsonNode document) {
+        ObjectNode copy = operation.deepCopy();
+        JsonNode responses = copy.path("responses");
+        if (responses instanceof ObjectNode byStatus) {
+            List<String> statuses = new ArrayList<>();
+            byStatus.fieldNames().forEachRemaining(statuses::add);
+            for (String status : statuses) {
+                JsonNode ref = byStatus.get(status).get("$ref");
+                if (ref != null && ref.asText().startsWith("#/")) {
+                    JsonNode named = document.at(ref.asText().substring(1));
+                    if (named.isMissingNode()) {
+                        throw new IllegalStateException(operation.path("operationId").asText() + " " + status
+                                + ": " + ref.asText() + " is not in the document");
+                    }
+                    byStatus.set(status, named.deepCopy());
+                }
+            }
+        }
+        return copy;
     }
 
     /** The document served at {@code url} (its JSON form). */
