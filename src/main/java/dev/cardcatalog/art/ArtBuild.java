@@ -1,13 +1,16 @@
 package dev.cardcatalog.art;
 
 import dev.cardcatalog.catalog.CatalogVersions;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.platform.Echo;
 import dev.cardcatalog.platform.Progress;
 import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.RateLimitedException;
 import dev.cardcatalog.scryfall.ScryfallClient;
 import dev.cardcatalog.scryfall.ScryfallException;
 import io.micrometer.core.instrument.MeterRegistry;
-import dev.cardcatalog.platform.Echo;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;

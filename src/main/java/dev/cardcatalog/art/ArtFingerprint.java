@@ -1,5 +1,6 @@
 package dev.cardcatalog.art;
 
+import dev.cardcatalog.image.RgbImage;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

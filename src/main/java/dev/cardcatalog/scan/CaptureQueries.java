@@ -1,8 +1,9 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.image.ImageOrientation;
+import dev.cardcatalog.image.RgbImage;
 import java.util.List;
 
 /**

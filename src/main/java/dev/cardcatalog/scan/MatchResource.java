@@ -2,10 +2,10 @@ package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtIndexStore;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.JpegStructure;
 import dev.cardcatalog.catalog.ArtworkPrintings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.JpegStructure;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,9 +1,10 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.JpegStructure;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.JpegStructure;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.image.ScaledJpegDecoder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 

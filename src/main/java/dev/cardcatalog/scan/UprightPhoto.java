@@ -1,9 +1,10 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.JpegStructure;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.ImageOrientation;
+import dev.cardcatalog.image.JpegStructure;
+import dev.cardcatalog.image.RgbImage;
 
 /**
  * An uploaded photo as displayed (its EXIF orientation applied, SERVICE.md §5.9), decoded small for finding its
@@ -147,7 +148,7 @@ public final class UprightPhoto {
             return new int[] {readInt(body, 16), readInt(body, 20)};
         }
         try {
-            var jpeg = dev.cardcatalog.art.JpegStructure.scan(body);
+            var jpeg = dev.cardcatalog.image.JpegStructure.scan(body);
             return new int[] {jpeg.width(), jpeg.height()};
         } catch (ImageDecodeException | RuntimeException e) {
             return null;

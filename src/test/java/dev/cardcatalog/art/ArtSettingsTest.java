@@ -3,6 +3,7 @@ package dev.cardcatalog.art;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cardcatalog.testing.FingerprintVectors;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;

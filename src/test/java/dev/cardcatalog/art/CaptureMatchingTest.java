@@ -4,6 +4,9 @@ import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.TestImageFiles;

@@ -6,7 +6,7 @@ import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.scan.CardWarp;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;

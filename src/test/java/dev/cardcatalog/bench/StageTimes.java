@@ -2,7 +2,7 @@ package dev.cardcatalog.bench;
 
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.JpegStructure;
+import dev.cardcatalog.image.JpegStructure;
 import dev.cardcatalog.scan.CardFinder;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;

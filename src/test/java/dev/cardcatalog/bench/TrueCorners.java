@@ -5,7 +5,7 @@ import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.scan.CaptureQueries;
 import dev.cardcatalog.scan.CardWarp;
 import dev.cardcatalog.scan.MatchResource;

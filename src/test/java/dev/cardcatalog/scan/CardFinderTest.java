@@ -11,7 +11,7 @@ import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayU8;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.PhotoSimulator;

@@ -9,7 +9,7 @@ import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtIndexName;
 import dev.cardcatalog.art.ArtIndexStore;
 import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.ImageDecoder;
+import dev.cardcatalog.image.ImageDecoder;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;

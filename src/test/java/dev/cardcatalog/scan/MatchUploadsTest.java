@@ -1,12 +1,12 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.art.ArtIndexStore;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtIndexName;
+import dev.cardcatalog.art.ArtIndexStore;
+import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
 import static dev.cardcatalog.testing.TestUsers.anonymous;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -28,7 +28,7 @@ class MatchWarmUpTest {
 
     /** As {@link MatchResource#rehearse}: the uploads' decoder and card finder, no deadline. */
     private static List<PhotoMatch.Found> rehearse(byte[] photo, ArtMatcher matcher)
-            throws dev.cardcatalog.art.ImageDecodeException {
+            throws dev.cardcatalog.image.ImageDecodeException {
         return PHOTO_MATCH.match(UprightPhoto.decode(photo, DECODER, UploadDeadline.none()), matcher,
                 UploadDeadline.none());
     }

@@ -2,14 +2,17 @@ package dev.cardcatalog.scan;
 
 import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 
-import dev.cardcatalog.testing.JpegSegments;
-import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.art.RgbImage;
-import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.art.ArtIndexFile;
+import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.ImageOrientation;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.image.ScaledJpegDecoder;
+import dev.cardcatalog.testing.ExifImages;
+import dev.cardcatalog.testing.JpegSegments;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

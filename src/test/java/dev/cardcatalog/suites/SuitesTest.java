@@ -85,6 +85,7 @@ class SuitesTest {
         assertThat(suite("dev.cardcatalog.platform.MonitoringTest")).isEqualTo("ServiceSuite");
         assertThat(suite("dev.cardcatalog.scan.CardFinderTest")).isEqualTo("ServiceSuite");
         assertThat(suite("dev.cardcatalog.scan.CardWarpTest")).isEqualTo("ArtAndScanSuite");
+        assertThat(suite("dev.cardcatalog.image.ImageDecoderTest")).isEqualTo("ArtAndScanSuite");
     }
 
     static String suite(String className) {

@@ -1,5 +1,8 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
 
+import dev.cardcatalog.art.ArtFingerprint;
+import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.testing.FingerprintVectors;
 import dev.cardcatalog.testing.JpegSegments;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

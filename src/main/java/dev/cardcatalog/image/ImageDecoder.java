@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
 
 import com.twelvemonkeys.imageio.stream.ByteArrayImageInputStream;
 import java.awt.color.ColorSpace;
@@ -25,9 +25,9 @@ import javax.imageio.ImageTypeSpecifier;
 import javax.imageio.event.IIOReadProgressListener;
 import javax.imageio.event.IIOReadUpdateListener;
 import javax.imageio.event.IIOReadWarningListener;
-import javax.imageio.stream.ImageInputStreamImpl;
 import javax.imageio.spi.IIORegistry;
 import javax.imageio.spi.ImageReaderSpi;
+import javax.imageio.stream.ImageInputStreamImpl;
 
 /**
  * Decodes an image body (JPEG or PNG) into 8-bit RGB pixels for the art fingerprint (SERVICE.md §5.4,

@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
 
 /**
  * An image body that {@link ImageDecoder} refused or could not decode (SERVICE.md §5.4). The message is a short
