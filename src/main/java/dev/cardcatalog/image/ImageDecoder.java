@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 import javax.imageio.IIOException;
@@ -54,8 +55,9 @@ import javax.imageio.stream.ImageInputStreamImpl;
  *       its optional segments (EXIF and XMP APP1, ICC APP2, the other APPn, comments, an APP14 that is not a
  *       well-formed Adobe segment). Only the JFIF APP0 and a well-formed Adobe APP14 stay, since they say how to read
  *       the colours; the pixels, and so the fingerprint, are then those of the file without the broken part.</li>
- *   <li>For uploaded captures, {@code dev.cardcatalog.scan.UploadDecoder} extends this class to decode a large JPEG
- *       scaled while it is decoded ({@link #decodeJpeg} is its hook); the art build decodes Scryfall's images whole,
+ *   <li>A caller may give a decoder to try first on each JPEG that passed the checks ({@link #preferring}): the
+ *       uploads' decoder ({@code dev.cardcatalog.scan.UploadDecoder}) decodes a large JPEG scaled while it is decoded
+ *       ({@link ScaledJpegDecoder}), and leaves the rest to ImageIO; the art build decodes Scryfall's images whole,
  *       through ImageIO.</li>
  *   <li>PNG (any bit depth, palette, grey, with or without alpha) through the JDK's PNG reader, ancillary chunks
  *       ignored (so no gamma or ICC handling either). 16-bit samples are scaled to 8 bits with rounding. Alpha is
@@ -78,9 +80,10 @@ import javax.imageio.stream.ImageInputStreamImpl;
  * once it holds the reader is aborted ({@link ImageReader#abort()}, from the reading thread, as the JDK's JPEG reader
  * requires) and the decode ends with {@link ImageDecodeException.Kind#STOPPED}.
  *
- * <p>Instances are immutable and thread-safe; readers are pooled per instance. A subclass keeps them so.
+ * <p>Instances are immutable and thread-safe (a preferred decoder given to one must be too); readers are pooled per
+ * instance.
  */
-public class ImageDecoder {
+public final class ImageDecoder {
 
     /** Default cap on the body: 16 MiB. */
     public static final int DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -109,6 +112,9 @@ public class ImageDecoder {
     private final int maxSide;
     private final long maxPixels;
     private final int maxDecodedSide;
+    private final int maxSegments;
+    private final int maxScans;
+    private final PreferredJpegDecoder preferred;
 
     private final ImageReaderSpi jdkJpeg;
     private final ImageReaderSpi jdkPng;
@@ -142,15 +148,48 @@ public class ImageDecoder {
      * @param maxDecodedSide longest side of the decoded image, in pixels
      */
     public ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide) {
-        if (maxBodyBytes < 1 || maxSide < 1 || maxPixels < 1 || maxDecodedSide < 1) {
-            throw new IllegalArgumentException("limits must be positive");
+        this(maxBodyBytes, maxSide, maxPixels, maxDecodedSide, JpegStructure.MAX_RECORDED_SEGMENTS, Integer.MAX_VALUE,
+                null);
+    }
+
+    private ImageDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide, int maxSegments,
+            int maxScans, PreferredJpegDecoder preferred) {
+        if (maxBodyBytes < 1 || maxSide < 1 || maxPixels < 1 || maxDecodedSide < 1 || maxSegments < 1
+                || maxSegments > JpegStructure.MAX_RECORDED_SEGMENTS || maxScans < 1) {
+            throw new IllegalArgumentException("limits must be positive (segments at most "
+                    + JpegStructure.MAX_RECORDED_SEGMENTS + ")");
         }
         this.maxBodyBytes = maxBodyBytes;
         this.maxSide = maxSide;
         this.maxPixels = maxPixels;
         this.maxDecodedSide = maxDecodedSide;
+        this.maxSegments = maxSegments;
+        this.maxScans = maxScans;
+        this.preferred = preferred;
         this.jdkJpeg = jdkSpi(JDK_JPEG_SPI);
         this.jdkPng = jdkSpi(JDK_PNG_SPI);
+    }
+
+    /**
+     * This decoder with a JPEG's marker walk held to tighter limits ({@link JpegStructure#scan(byte[], int, int)}): a
+     * JPEG with more segments or scans is refused before anything is decoded. Without it, the walk records at most
+     * {@link JpegStructure#MAX_RECORDED_SEGMENTS} segments and any number of scans.
+     *
+     * @param maxSegments the most marker segments besides scans, 1 to {@link JpegStructure#MAX_RECORDED_SEGMENTS}
+     * @param maxScans    the most scans, at least 1
+     */
+    public ImageDecoder withJpegWalkLimits(int maxSegments, int maxScans) {
+        return new ImageDecoder(maxBodyBytes, maxSide, maxPixels, maxDecodedSide, maxSegments, maxScans, preferred);
+    }
+
+    /**
+     * This decoder, trying {@code preferred} first on each JPEG that passed this decoder's checks (size limits,
+     * end-of-image marker, frame) and reading with ImageIO only the JPEGs it leaves (answers null for). The caller's
+     * stop condition is asked before and after it, since it may not be stoppable itself.
+     */
+    public ImageDecoder preferring(PreferredJpegDecoder preferred) {
+        return new ImageDecoder(maxBodyBytes, maxSide, maxPixels, maxDecodedSide, maxSegments, maxScans,
+                Objects.requireNonNull(preferred, "preferred"));
     }
 
     /** The longest side of a decoded image, in pixels ({@link Integer#MAX_VALUE}: never subsampled). */
@@ -192,10 +231,10 @@ public class ImageDecoder {
      * As {@link #decode(byte[], BooleanSupplier)}, with the JPEG's marker walk already made by the caller, so the
      * body is not walked again.
      *
-     * @param walked {@code body}'s {@link #structure} when it is a JPEG the caller has walked with this decoder's
-     *               limits; null to walk it here
+     * @param walked {@code body}'s marker walk when it is a JPEG the caller has walked with this decoder's limits
+     *               ({@link #withJpegWalkLimits}); null to walk it here
      */
-    protected RgbImage decode(byte[] body, JpegStructure walked, BooleanSupplier stop) throws ImageDecodeException {
+    public RgbImage decode(byte[] body, JpegStructure walked, BooleanSupplier stop) throws ImageDecodeException {
         if (body == null || body.length == 0) {
             throw new ImageDecodeException(ImageDecodeException.Kind.EMPTY, "the image body is empty (0 bytes)");
         }
@@ -229,18 +268,15 @@ public class ImageDecoder {
      *
      * @param stop the caller's condition, or null (never)
      */
-    protected static void stopIfAsked(BooleanSupplier stop) throws ImageDecodeException {
+    private static void stopIfAsked(BooleanSupplier stop) throws ImageDecodeException {
         if (stop != null && stop.getAsBoolean()) {
             throw new ImageDecodeException(ImageDecodeException.Kind.STOPPED, "the decode was stopped by its caller");
         }
     }
 
-    /**
-     * The marker walk of a JPEG body ({@link JpegStructure#scan(byte[])}: no limit on scans, at most
-     * {@link JpegStructure#MAX_RECORDED_SEGMENTS} segments); a subclass may walk it with tighter limits.
-     */
-    protected JpegStructure structure(byte[] body) throws ImageDecodeException {
-        return JpegStructure.scan(body);
+    /** The marker walk of a JPEG body, with this decoder's limits ({@link #withJpegWalkLimits}). */
+    private JpegStructure structure(byte[] body) throws ImageDecodeException {
+        return JpegStructure.scan(body, maxSegments, maxScans);
     }
 
     /**
@@ -276,20 +312,27 @@ public class ImageDecoder {
             throws ImageDecodeException {
         JpegStructure jpeg = walked != null ? walked : structure(body);
         checkJpeg(jpeg);
+        if (preferred != null) {
+            stopIfAsked(stop);
+            RgbImage decoded = preferred.decode(body, jpeg);
+            stopIfAsked(stop);
+            if (decoded != null) {
+                return decoded;
+            }
+        }
         return decodeJpeg(body, jpeg, stop);
     }
 
     /**
-     * Decodes a JPEG whose marker walk passed the checks of {@link #decode} (its declared size within the limits,
-     * an end-of-image marker, a lossless or hierarchical frame no longer than the decoded side). A subclass may
-     * decode it another way first and fall back on this one.
+     * Decodes with ImageIO a JPEG whose marker walk passed the checks of {@link #decode} (its declared size within
+     * the limits, an end-of-image marker, a lossless or hierarchical frame no longer than the decoded side).
      *
      * @param body the whole file
      * @param jpeg its marker walk
      * @param stop the caller's condition to stop ({@link #decode(byte[], BooleanSupplier)}), or null
      * @throws ImageDecodeException when the readers refuse it, or {@code STOPPED}
      */
-    protected RgbImage decodeJpeg(byte[] body, JpegStructure jpeg, BooleanSupplier stop)
+    private RgbImage decodeJpeg(byte[] body, JpegStructure jpeg, BooleanSupplier stop)
             throws ImageDecodeException {
         // Metadata that is broken while the pixel data is whole is ignored, as browsers do (issue 12): an ICC
         // profile whose chunks do not fit together is dropped before reading, and any other metadata segment

@@ -65,7 +65,7 @@ public final class ArtBench {
      * side are decoded scaled by libjpeg-turbo; the 146×204 index images are below its floor and decode exactly as
      * with ImageIO alone.
      */
-    private static final ImageDecoder DECODER = MatchResource.uploadDecoder();
+    private static final ImageDecoder DECODER = MatchResource.uploadDecoder().imageDecoder();
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** Part of the cached index's name: change it whenever CardArtGenerator draws differently. */

@@ -78,7 +78,8 @@ public final class ScaledDecodeBench {
             for (int r = 2; r <= 8; r *= 2) {
                 int floor = (longer + r - 1) / r;
                 if (floor <= 1024) {
-                    ways.add(new Way("scaled 1/" + r, new UploadDecoder(max, 8192, 8192L * 8192L, 1024, floor)));
+                    ways.add(new Way("scaled 1/" + r,
+                            new UploadDecoder(max, 8192, 8192L * 8192L, 1024, floor).imageDecoder()));
                 }
             }
             for (String kind : List.of("clean", "capture")) {

@@ -59,7 +59,7 @@ class ScaledJpegDecodingTest {
     /** The same limits as the upload decoder, without the scaled path: what ImageIO's path gives. */
     private static final ImageDecoder IMAGEIO = new ImageDecoder(MatchResource.MAX_BODY_BYTES, 8192,
             8192L * 8192L, MatchResource.MAX_DECODED_SIDE);
-    private static final ImageDecoder UPLOADS = MatchResource.uploadDecoder();
+    private static final ImageDecoder UPLOADS = MatchResource.uploadDecoder().imageDecoder();
 
     private static ArtMatcher matcher;
 
