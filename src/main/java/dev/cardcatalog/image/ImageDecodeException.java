@@ -1,5 +1,7 @@
 package dev.cardcatalog.image;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * An image body that {@link ImageDecoder} refused or could not decode (SERVICE.md §5.4). The message is a short
  * human reason, safe to show to a client or to store with a failed image; it never holds a class name or a stack
@@ -46,5 +48,16 @@ public final class ImageDecodeException extends Exception {
     /** Why decoding failed. */
     public Kind kind() {
         return kind;
+    }
+
+    /**
+     * Throws {@link Kind#STOPPED} when {@code stop} is given and holds.
+     *
+     * @param stop the caller's condition, or null (never)
+     */
+    static void throwIfStopped(BooleanSupplier stop) throws ImageDecodeException {
+        if (stop != null && stop.getAsBoolean()) {
+            throw new ImageDecodeException(Kind.STOPPED, "the decode was stopped by its caller");
+        }
     }
 }

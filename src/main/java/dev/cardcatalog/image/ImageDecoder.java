@@ -1,34 +1,12 @@
 package dev.cardcatalog.image;
 
-import com.twelvemonkeys.imageio.stream.ByteArrayImageInputStream;
-import java.awt.color.ColorSpace;
 import java.awt.image.BufferedImage;
-import java.awt.image.ColorModel;
-import java.awt.image.ComponentColorModel;
-import java.awt.image.DataBuffer;
-import java.awt.image.DataBufferByte;
-import java.awt.image.IndexColorModel;
-import java.awt.image.PixelInterleavedSampleModel;
-import java.awt.image.Raster;
-import java.io.EOFException;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 import javax.imageio.IIOException;
-import javax.imageio.ImageReadParam;
 import javax.imageio.ImageReader;
-import javax.imageio.ImageTypeSpecifier;
-import javax.imageio.event.IIOReadProgressListener;
-import javax.imageio.event.IIOReadUpdateListener;
-import javax.imageio.event.IIOReadWarningListener;
-import javax.imageio.spi.IIORegistry;
-import javax.imageio.spi.ImageReaderSpi;
-import javax.imageio.stream.ImageInputStreamImpl;
 
 /**
  * Decodes an image body (JPEG or PNG) into 8-bit RGB pixels for the art fingerprint (SERVICE.md §5.4,
@@ -80,6 +58,10 @@ import javax.imageio.stream.ImageInputStreamImpl;
  * once it holds the reader is aborted ({@link ImageReader#abort()}, from the reading thread, as the JDK's JPEG reader
  * requires) and the decode ends with {@link ImageDecodeException.Kind#STOPPED}.
  *
+ * <p>This class holds the limits, the checks made before any pixel is allocated and the order in which the readers
+ * are tried; one read with one reader (pooling, stopping, the warnings of a cut read) is {@link ImageIoReader}'s, and
+ * the samples a reader returns become RGB in {@link PackedRgb}.
+ *
  * <p>Instances are immutable and thread-safe (a preferred decoder given to one must be too); readers are pooled per
  * instance.
  */
@@ -94,8 +76,6 @@ public final class ImageDecoder {
     /** Default cap on width × height: 4,096 × 4,096 pixels (a 12-megapixel phone photo fits). */
     public static final long DEFAULT_MAX_PIXELS = 4096L * 4096L;
 
-    private static final int BACKGROUND = 255;
-
     /**
      * The frames whose decoding libjpeg scales (DCT-based, sequential or progressive, Huffman or arithmetic coded:
      * SOF0, SOF1, SOF2, SOF9, SOF10). A lossless frame (SOF3, SOF11) is decoded at full size whatever the reduction
@@ -105,9 +85,6 @@ public final class ImageDecoder {
      */
     public static final java.util.Set<Integer> SCALABLE_FRAMES = java.util.Set.of(0xC0, 0xC1, 0xC2, 0xC9, 0xCA);
 
-    private static final String JDK_JPEG_SPI = "com.sun.imageio.plugins.jpeg.JPEGImageReaderSpi";
-    private static final String JDK_PNG_SPI = "com.sun.imageio.plugins.png.PNGImageReaderSpi";
-
     private final int maxBodyBytes;
     private final int maxSide;
     private final long maxPixels;
@@ -116,10 +93,9 @@ public final class ImageDecoder {
     private final int maxScans;
     private final PreferredJpegDecoder preferred;
 
-    private final ImageReaderSpi jdkJpeg;
-    private final ImageReaderSpi jdkPng;
-    private final ConcurrentLinkedQueue<ImageReader> idleJpegReaders = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<ImageReader> idlePngReaders = new ConcurrentLinkedQueue<>();
+    private final ImageIoReader jdkJpeg;
+    private final ImageIoReader jdkPng;
+    private final ImageIoReader twelveMonkeysJpeg;
 
     /** A decoder with the default limits: 16 MiB body, 8,192 pixels a side, 4,096 × 4,096 pixels in all. */
     public ImageDecoder() {
@@ -166,8 +142,9 @@ public final class ImageDecoder {
         this.maxSegments = maxSegments;
         this.maxScans = maxScans;
         this.preferred = preferred;
-        this.jdkJpeg = jdkSpi(JDK_JPEG_SPI);
-        this.jdkPng = jdkSpi(JDK_PNG_SPI);
+        this.jdkJpeg = ImageIoReader.jdkJpeg(maxDecodedSide, this::checkDimensions);
+        this.jdkPng = ImageIoReader.jdkPng(maxDecodedSide, this::checkDimensions);
+        this.twelveMonkeysJpeg = ImageIoReader.twelveMonkeysJpeg(maxDecodedSide, this::checkDimensions);
     }
 
     /**
@@ -256,21 +233,10 @@ public final class ImageDecoder {
             throw new ImageDecodeException(e.kind(), e.getMessage() + " (received " + BodySniffer.describe(body) + ")",
                     e.getCause());
         } catch (RuntimeException e) {
-            stopIfAsked(stop);
+            ImageDecodeException.throwIfStopped(stop);
             // ImageIO readers throw unchecked exceptions on some damaged input; they are a decode failure too.
             throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
                     "the image is damaged (received " + BodySniffer.describe(body) + ")", e);
-        }
-    }
-
-    /**
-     * Throws {@link ImageDecodeException.Kind#STOPPED} when {@code stop} is given and holds.
-     *
-     * @param stop the caller's condition, or null (never)
-     */
-    private static void stopIfAsked(BooleanSupplier stop) throws ImageDecodeException {
-        if (stop != null && stop.getAsBoolean()) {
-            throw new ImageDecodeException(ImageDecodeException.Kind.STOPPED, "the decode was stopped by its caller");
         }
     }
 
@@ -313,9 +279,9 @@ public final class ImageDecoder {
         JpegStructure jpeg = walked != null ? walked : structure(body);
         checkJpeg(jpeg);
         if (preferred != null) {
-            stopIfAsked(stop);
+            ImageDecodeException.throwIfStopped(stop);
             RgbImage decoded = preferred.decode(body, jpeg);
-            stopIfAsked(stop);
+            ImageDecodeException.throwIfStopped(stop);
             if (decoded != null) {
                 return decoded;
             }
@@ -345,18 +311,18 @@ public final class ImageDecoder {
         try {
             image = readJpeg(usable, tagged, stop);
         } catch (IOException | RuntimeException refused) {
-            stopIfAsked(stop);
+            ImageDecodeException.throwIfStopped(stop);
             if (!jpeg.hasOptionalMetadata()) {
                 throw jpegFailure(refused, jpeg);
             }
             try {
                 image = readJpeg(jpeg.without(body, JpegStructure.Segment::optional), false, stop);
             } catch (IOException | RuntimeException e) {
-                stopIfAsked(stop);
+                ImageDecodeException.throwIfStopped(stop);
                 throw jpegFailure(refused, jpeg);
             }
         }
-        return toRgb(image);
+        return PackedRgb.of(image);
     }
 
     /**
@@ -366,12 +332,10 @@ public final class ImageDecoder {
     private BufferedImage readJpeg(byte[] body, boolean tagged, BooleanSupplier stop)
             throws IOException, ImageDecodeException {
         try {
-            return tagged ? read(body, null, twelveMonkeysJpeg(), false, true, stop)
-                    : read(body, idleJpegReaders, jdkJpeg, false, false, stop);
+            return tagged ? twelveMonkeysJpeg.read(body, false, true, stop) : jdkJpeg.read(body, false, false, stop);
         } catch (IIOException | RuntimeException refused) {
-            stopIfAsked(stop);
-            return tagged ? read(body, idleJpegReaders, jdkJpeg, false, false, stop)
-                    : read(body, null, twelveMonkeysJpeg(), false, true, stop);
+            ImageDecodeException.throwIfStopped(stop);
+            return tagged ? jdkJpeg.read(body, false, false, stop) : twelveMonkeysJpeg.read(body, false, true, stop);
         }
     }
 
@@ -383,7 +347,8 @@ public final class ImageDecoder {
                             + "write", jpeg.precision(), jpeg.frame() - 0xC0), e);
         }
         if (e instanceof IOException io) {
-            return failure(io, e instanceof IIOException ? "the JPEG is damaged" : "the JPEG could not be read");
+            return ImageIoReader.failure(io,
+                    e instanceof IIOException ? "the JPEG is damaged" : "the JPEG could not be read");
         }
         // ImageIO readers throw unchecked exceptions on some damaged input; they are a decode failure too.
         return new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the JPEG is damaged", e);
@@ -401,93 +366,11 @@ public final class ImageDecoder {
         long height = readU32(body, 20);
         checkDimensions(width, height);
         try {
-            return toRgb(read(body, idlePngReaders, jdkPng, true, false, stop));
+            return PackedRgb.of(jdkPng.read(body, true, false, stop));
         } catch (IOException e) {
-            stopIfAsked(stop);
-            throw failure(e, "the PNG is damaged");
+            ImageDecodeException.throwIfStopped(stop);
+            throw ImageIoReader.failure(e, "the PNG is damaged");
         }
-    }
-
-    /**
-     * Reads image 0 with a reader of {@code spi}, after checking the size the reader itself sees. A pooled reader
-     * goes back to {@code pool} only after a clean read; a reader that failed, or was stopped, is disposed of.
-     */
-    private BufferedImage read(byte[] body, ConcurrentLinkedQueue<ImageReader> pool, ImageReaderSpi spi,
-            boolean ignoreMetadata, boolean rawType, BooleanSupplier stop) throws IOException, ImageDecodeException {
-        stopIfAsked(stop);
-        ImageReader reader = pool == null ? null : pool.poll();
-        if (reader == null) {
-            reader = spi.createReaderInstance();
-        }
-        boolean clean = false;
-        WarningRecorder warnings = new WarningRecorder();
-        Stopper stopper = stop == null ? null : new Stopper(reader, stop);
-        try (ImageInputStreamImpl input = stop == null ? new ByteArrayImageInputStream(body)
-                : new StoppableInput(body, stopper)) {
-            reader.addIIOReadWarningListener(warnings);
-            if (stopper != null) {
-                reader.addIIOReadProgressListener(stopper);
-                reader.addIIOReadUpdateListener(stopper);
-            }
-            // For PNG, ignoreMetadata keeps the reader from inflating ancillary chunks (text, ICC profile), which
-            // could be compression bombs. JPEG readers need their marker segments (Adobe, ICC) to pick colours.
-            reader.setInput(input, false, ignoreMetadata);
-            int width = reader.getWidth(0);
-            int height = reader.getHeight(0);
-            checkDimensions(width, height);
-            ImageReadParam param = reader.getDefaultReadParam();
-            int longer = Math.max(width, height);
-            if (longer > maxDecodedSide) {
-                int step = (longer + maxDecodedSide - 1) / maxDecodedSide;
-                param.setSourceSubsampling(step, step, 0, 0);
-            }
-            if (rawType) {
-                ImageTypeSpecifier raw = reader.getRawImageType(0);
-                if (raw != null) {
-                    param.setDestinationType(raw);
-                }
-            }
-            BufferedImage image = reader.read(0, param);
-            if (stopper != null && stopper.stopped) {
-                // aborted: what the reader returned is incomplete
-                throw new ImageDecodeException(ImageDecodeException.Kind.STOPPED,
-                        "the decode was stopped by its caller");
-            }
-            if (warnings.truncated) {
-                throw new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
-                        "the image data ends early (truncated file)");
-            }
-            if (warnings.segmentEnded) {
-                throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, "the JPEG's coded data is damaged: "
-                        + "a marker stands where image data should be (corrupt data, not a cut file: its end-of-image "
-                        + "marker is there)");
-            }
-            clean = true;
-            return image;
-        } finally {
-            reader.removeIIOReadWarningListener(warnings);
-            if (stopper != null) {
-                reader.removeIIOReadProgressListener(stopper);
-                reader.removeIIOReadUpdateListener(stopper);
-            }
-            if (clean && pool != null) {
-                reader.reset();
-                pool.offer(reader);
-            } else {
-                reader.dispose();
-            }
-        }
-    }
-
-    /** A reader's failure: truncated when an end of data caused it, else damaged. */
-    private static ImageDecodeException failure(IOException e, String damaged) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof EOFException) {
-                return new ImageDecodeException(ImageDecodeException.Kind.TRUNCATED,
-                        "the image data ends early (truncated file)", e);
-            }
-        }
-        return new ImageDecodeException(ImageDecodeException.Kind.CORRUPT, damaged, e);
     }
 
     /**
@@ -510,118 +393,6 @@ public final class ImageDecoder {
         }
     }
 
-    /** Raw samples to packed RGB: no colour management, CMYK by ImageMagick's formula, alpha on white. */
-    static RgbImage toRgb(BufferedImage image) throws ImageDecodeException {
-        final int w = image.getWidth();
-        final int h = image.getHeight();
-        final int[] out = new int[w * h];
-        final Raster raster = image.getRaster();
-        final ColorModel cm = image.getColorModel();
-
-        if (cm instanceof ComponentColorModel && !cm.hasAlpha()
-                && cm.getColorSpace().getType() == ColorSpace.TYPE_RGB
-                && raster.getDataBuffer() instanceof DataBufferByte buffer
-                && raster.getSampleModel() instanceof PixelInterleavedSampleModel sm
-                && sm.getNumBands() == 3 && buffer.getNumBanks() == 1
-                && raster.getSampleModelTranslateX() == 0 && raster.getSampleModelTranslateY() == 0) {
-            // The usual JPEG case (TYPE_3BYTE_BGR): read the bytes directly.
-            final byte[] data = buffer.getData();
-            final int[] offsets = sm.getBandOffsets();
-            final int stride = sm.getPixelStride();
-            final int scan = sm.getScanlineStride();
-            for (int y = 0; y < h; y++) {
-                int p = y * scan;
-                final int row = y * w;
-                for (int x = 0; x < w; x++, p += stride) {
-                    out[row + x] = ((data[p + offsets[0]] & 0xFF) << 16) | ((data[p + offsets[1]] & 0xFF) << 8)
-                            | (data[p + offsets[2]] & 0xFF);
-                }
-            }
-            return new RgbImage(w, h, out);
-        }
-
-        if (cm instanceof IndexColorModel icm) {
-            final int[] row = new int[w];
-            for (int y = 0; y < h; y++) {
-                raster.getSamples(0, y, w, 1, 0, row);
-                for (int x = 0; x < w; x++) {
-                    int i = row[x];
-                    out[y * w + x] = pack(flatten(icm.getRed(i), icm.getAlpha(i), false),
-                            flatten(icm.getGreen(i), icm.getAlpha(i), false),
-                            flatten(icm.getBlue(i), icm.getAlpha(i), false));
-                }
-            }
-            return new RgbImage(w, h, out);
-        }
-
-        final int bands = raster.getNumBands();
-        final int colours = cm.getNumColorComponents();
-        final boolean alpha = cm.hasAlpha() && bands > colours;
-        final boolean premultiplied = cm.isAlphaPremultiplied();
-        final int spaceType = cm.getColorSpace().getType();
-        final boolean cmyk = spaceType == ColorSpace.TYPE_CMYK && colours == 4;
-        if (!(colours == 1 || colours == 3 || cmyk) || bands < colours) {
-            throw new ImageDecodeException(ImageDecodeException.Kind.CORRUPT,
-                    "unsupported colour layout (" + colours + " colour components)");
-        }
-        final int[] bits = raster.getSampleModel().getSampleSize();
-        final int[] pixels = new int[w * bands];
-        for (int y = 0; y < h; y++) {
-            raster.getPixels(0, y, w, 1, pixels);
-            for (int x = 0; x < w; x++) {
-                final int base = x * bands;
-                final int a = alpha ? to8(pixels[base + colours], bits[colours]) : 255;
-                int r;
-                int g;
-                int b;
-                if (colours == 1) {
-                    r = g = b = to8(pixels[base], bits[0]);
-                } else if (cmyk) {
-                    final int k = 255 - to8(pixels[base + 3], bits[3]);
-                    r = (255 - to8(pixels[base], bits[0])) * k;
-                    g = (255 - to8(pixels[base + 1], bits[1])) * k;
-                    b = (255 - to8(pixels[base + 2], bits[2])) * k;
-                    r = (r + 127) / 255;
-                    g = (g + 127) / 255;
-                    b = (b + 127) / 255;
-                } else {
-                    r = to8(pixels[base], bits[0]);
-                    g = to8(pixels[base + 1], bits[1]);
-                    b = to8(pixels[base + 2], bits[2]);
-                }
-                if (alpha) {
-                    r = flatten(r, a, premultiplied);
-                    g = flatten(g, a, premultiplied);
-                    b = flatten(b, a, premultiplied);
-                }
-                out[y * w + x] = pack(r, g, b);
-            }
-        }
-        return new RgbImage(w, h, out);
-    }
-
-    private static int to8(int sample, int bits) {
-        if (bits == 8) {
-            return sample;
-        }
-        final int max = (1 << bits) - 1;
-        return (int) ((sample * 255L + max / 2) / max);
-    }
-
-    private static int flatten(int c, int a, boolean premultiplied) {
-        if (a == 255) {
-            return c;
-        }
-        if (premultiplied) {
-            return Math.min(255, c + (BACKGROUND * (255 - a) + 127) / 255);
-        }
-        return (c * a + BACKGROUND * (255 - a) + 127) / 255;
-    }
-
-    private static int pack(int r, int g, int b) {
-        return (r << 16) | (g << 8) | b;
-    }
-
     private static boolean isJpeg(byte[] b) {
         return b.length >= 3 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xD8 && (b[2] & 0xFF) == 0xFF;
     }
@@ -633,217 +404,5 @@ public final class ImageDecoder {
 
     private static long readU32(byte[] b, int at) {
         return ((b[at] & 0xFFL) << 24) | ((b[at + 1] & 0xFFL) << 16) | ((b[at + 2] & 0xFFL) << 8) | (b[at + 3] & 0xFFL);
-    }
-
-    private static ImageReaderSpi jdkSpi(String className) {
-        Iterator<ImageReaderSpi> spis = IIORegistry.getDefaultInstance().getServiceProviders(ImageReaderSpi.class, false);
-        while (spis.hasNext()) {
-            ImageReaderSpi spi = spis.next();
-            if (spi.getClass().getName().equals(className)) {
-                return spi;
-            }
-        }
-        throw new IllegalStateException("the JDK's ImageIO reader " + className + " is missing");
-    }
-
-    /**
-     * TwelveMonkeys' JPEG reader. It finds the JDK reader it delegates to when it is registered, so register it if
-     * the class path scan has not (in some class loader set-ups it does not).
-     */
-    private static ImageReaderSpi twelveMonkeysJpeg() {
-        IIORegistry registry = IIORegistry.getDefaultInstance();
-        ImageReaderSpi spi = registry.getServiceProviderByClass(
-                com.twelvemonkeys.imageio.plugins.jpeg.JPEGImageReaderSpi.class);
-        if (spi == null) {
-            spi = new com.twelvemonkeys.imageio.plugins.jpeg.JPEGImageReaderSpi();
-            registry.registerServiceProvider(spi, ImageReaderSpi.class);
-        }
-        return spi;
-    }
-
-    /**
-     * Aborts a read once the caller's condition holds, from the reader's own events: ImageIO's progress and update
-     * events come from the reading thread (the JDK's JPEG reader refuses {@code abort()} from any other), after each
-     * row of each pass it outputs.
-     */
-    private static final class Stopper implements IIOReadProgressListener, IIOReadUpdateListener {
-        private final ImageReader reader;
-        private final BooleanSupplier stop;
-        /** Once the condition held: it is not asked again during this read. */
-        boolean stopped;
-
-        Stopper(ImageReader reader, BooleanSupplier stop) {
-            this.reader = reader;
-            this.stop = stop;
-        }
-
-        /** Whether to stop: asks the caller's condition until it holds once; the reader is aborted then. */
-        boolean stop() {
-            if (!stopped && stop.getAsBoolean()) {
-                stopped = true;
-                reader.abort();
-            }
-            return stopped;
-        }
-
-        private void poll() {
-            stop();
-        }
-
-        @Override
-        public void imageProgress(ImageReader source, float percentageDone) {
-            poll();
-        }
-
-        @Override
-        public void imageUpdate(ImageReader source, BufferedImage theImage, int minX, int minY, int width,
-                int height, int periodX, int periodY, int[] bands) {
-            poll();
-        }
-
-        @Override
-        public void passStarted(ImageReader source, BufferedImage theImage, int pass, int minPass, int maxPass,
-                int minX, int minY, int periodX, int periodY, int[] bands) {
-            poll();
-        }
-
-        @Override
-        public void passComplete(ImageReader source, BufferedImage theImage) {
-            poll();
-        }
-
-        @Override
-        public void imageStarted(ImageReader source, int imageIndex) {
-            poll();
-        }
-
-        @Override
-        public void sequenceStarted(ImageReader source, int minIndex) {
-        }
-
-        @Override
-        public void sequenceComplete(ImageReader source) {
-        }
-
-        @Override
-        public void imageComplete(ImageReader source) {
-        }
-
-        @Override
-        public void thumbnailStarted(ImageReader source, int imageIndex, int thumbnailIndex) {
-        }
-
-        @Override
-        public void thumbnailProgress(ImageReader source, float percentageDone) {
-        }
-
-        @Override
-        public void thumbnailComplete(ImageReader source) {
-        }
-
-        @Override
-        public void readAborted(ImageReader source) {
-        }
-
-        @Override
-        public void thumbnailPassStarted(ImageReader source, BufferedImage theThumbnail, int pass, int minPass,
-                int maxPass, int minX, int minY, int periodX, int periodY, int[] bands) {
-        }
-
-        @Override
-        public void thumbnailUpdate(ImageReader source, BufferedImage theThumbnail, int minX, int minY, int width,
-                int height, int periodX, int periodY, int[] bands) {
-        }
-
-        @Override
-        public void thumbnailPassComplete(ImageReader source, BufferedImage theThumbnail) {
-        }
-    }
-
-    /**
-     * An image body in memory as an ImageIO stream that fails a read once the caller's condition holds: the JDK's
-     * JPEG reader pulls its input 4 KB at a time from native code, and a read that throws ends the native decode
-     * (its error handler unwinds to the reader), so a decode that consumes input is stopped within 4 KB of it.
-     * Single bytes are checked every 4,096 reads.
-     */
-    private static final class StoppableInput extends ImageInputStreamImpl {
-        private final byte[] data;
-        private final Stopper stop;
-        private int singleReads;
-
-        StoppableInput(byte[] data, Stopper stop) {
-            this.data = data;
-            this.stop = stop;
-        }
-
-        private void check() throws IOException {
-            if (stop.stop()) {
-                throw new IOException("the decode was stopped by its caller");
-            }
-        }
-
-        @Override
-        public int read() throws IOException {
-            if ((++singleReads & 0xFFF) == 0) {
-                check();
-            }
-            bitOffset = 0;
-            return streamPos < data.length ? data[(int) streamPos++] & 0xFF : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            check();
-            if (off < 0 || len < 0 || off + len > b.length) {
-                throw new IndexOutOfBoundsException("off " + off + ", len " + len + ", buffer " + b.length);
-            }
-            bitOffset = 0;
-            if (len == 0) {
-                return 0;
-            }
-            if (streamPos >= data.length) {
-                return -1;
-            }
-            int n = (int) Math.min(len, data.length - streamPos);
-            System.arraycopy(data, (int) streamPos, b, off, n);
-            streamPos += n;
-            return n;
-        }
-
-        @Override
-        public long length() {
-            return data.length;
-        }
-
-        @Override
-        public boolean isCached() {
-            return true;
-        }
-
-        @Override
-        public boolean isCachedMemory() {
-            return true;
-        }
-    }
-
-    /**
-     * Notes libjpeg's warnings of data that stops: "Premature end of JPEG file" (the input ran out: truncated) and
-     * "Corrupt JPEG data: premature end of data segment" (a marker met inside the coded data). A JPEG reaches the
-     * reader only with its end-of-image marker ({@link #checkJpeg}), so the second is damage, most often a
-     * bit flipped into a marker's 0xFF, not a cut file. Either way the picture is incomplete and is refused.
-     */
-    private static final class WarningRecorder implements IIOReadWarningListener {
-        boolean truncated;
-        boolean segmentEnded;
-
-        @Override
-        public void warningOccurred(ImageReader source, String warning) {
-            String text = warning == null ? "" : warning.toLowerCase(Locale.ROOT);
-            if (text.contains("premature end of data segment")) {
-                segmentEnded = true;
-            } else if (text.contains("premature end")) {
-                truncated = true;
-            }
-        }
     }
 }
