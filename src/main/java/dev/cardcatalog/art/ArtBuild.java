@@ -4,7 +4,7 @@ import dev.cardcatalog.catalog.CatalogVersions;
 import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.image.ImageDecoder;
 import dev.cardcatalog.image.RgbImage;
-import dev.cardcatalog.platform.Echo;
+import dev.cardcatalog.platform.PrintableText;
 import dev.cardcatalog.platform.Progress;
 import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.RateLimitedException;
@@ -173,7 +173,8 @@ public class ArtBuild {
                         if (failedIds.size() < config.failedIdsShown()) {
                             failedIds.add(artwork.illustrationId());
                         }
-                        Log.warnf("art build: image of %s failed: %s", artwork.illustrationId(), Echo.of(failure.getMessage()));
+                        Log.warnf("art build: image of %s failed: %s", artwork.illustrationId(),
+                                PrintableText.of(failure.getMessage()));
                     }
                     progress.done(++processed);
                     report(counts, progress);
