@@ -131,7 +131,7 @@ public class ArtBuild {
      */
     public Outcome run(Progress progress, boolean acceptFewerArtworks) {
         String catalogVersion = versions.current().orElseThrow(NoCatalogException::new);
-        String digest = ArtSettings.FROZEN.digest();
+        String digest = FingerprintSettings.FROZEN.digest();
         ArtworkSelector.Selection selection = selector.select();
         Map<UUID, String> done = selector.fingerprinted(digest);
         List<Artwork> todo = new ArrayList<>();
@@ -301,7 +301,7 @@ public class ArtBuild {
         }
         try {
             RgbImage image = decoder.decode(bytes);
-            return new Fingerprinted(artwork, ArtFingerprint.compute(image, ArtSettings.FROZEN.zeroOffset()));
+            return new Fingerprinted(artwork, ArtFingerprint.compute(image, FingerprintSettings.FROZEN.zeroOffset()));
         } catch (ImageDecodeException e) {
             try {
                 cache.delete(id);
@@ -348,7 +348,7 @@ public class ArtBuild {
                 upsert.setObject(2, result.artwork().cardId());
                 upsert.setString(3, result.artwork().imageUri());
                 upsert.setString(4, result.artwork().imageVersion());
-                upsert.setString(5, ArtSettings.FROZEN.digest());
+                upsert.setString(5, FingerprintSettings.FROZEN.digest());
                 upsert.setBytes(6, result.fingerprint());
                 upsert.setTimestamp(7, now);
                 upsert.addBatch();

@@ -106,7 +106,7 @@ class ArtBuildTest {
             assertThat(entry.face()).isEqualTo(artwork.face());
             byte[] image = CardArtGenerator.smallJpeg(artwork.seed());
             assertThat(entry.fingerprint()).isEqualTo(ArtFingerprint.compute(new ImageDecoder().decode(image),
-                    ArtSettings.FROZEN.zeroOffset()));
+                    FingerprintSettings.FROZEN.zeroOffset()));
         }
 
         given().header("If-None-Match", "\"" + name + "\"").get("/api/art-index/files/" + name)

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ArtMatcherTest {
 
-    private static final String DIGEST = ArtSettings.FROZEN.digest();
+    private static final String DIGEST = FingerprintSettings.FROZEN.digest();
 
     @Test
     void theNearestArtworkToAnIndexedFingerprintIsItselfAtDistanceZero() {

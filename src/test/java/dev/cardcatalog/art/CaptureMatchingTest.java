@@ -75,7 +75,7 @@ class CaptureMatchingTest {
         for (int seed = 0; seed < ARTWORKS; seed++) {
             entries.add(new ArtIndexFile.Entry(artworkId(seed), index[seed]));
         }
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+        ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
 
         List<String> misses = IntStream.range(0, ARTWORKS).parallel().mapToObj(seed -> {
             byte[] capture = CaptureSimulator.captureJpeg(seed, 1_000 + seed);
@@ -90,7 +90,7 @@ class CaptureMatchingTest {
 
 
     private static byte[] zeroOffset(byte[] jpeg) {
-        return ArtFingerprint.compute(decode(jpeg), ArtSettings.FROZEN.zeroOffset());
+        return ArtFingerprint.compute(decode(jpeg), FingerprintSettings.FROZEN.zeroOffset());
     }
 
     private static RgbImage decode(byte[] jpeg) {

@@ -3,7 +3,7 @@ package dev.cardcatalog.bench;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.image.ImageDecoder;
 import dev.cardcatalog.image.RgbImage;
@@ -65,8 +65,8 @@ public final class ScaledDecodeBench {
         final int n = artworks;
         List<ArtIndexFile.Entry> entries = IntStream.range(0, n).parallel().mapToObj(seed -> new ArtIndexFile.Entry(
                 id(seed), ArtFingerprint.compute(decode(plain, CardArtGenerator.smallJpeg(seed)),
-                        ArtSettings.FROZEN.zeroOffset()))).toList();
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+                        FingerprintSettings.FROZEN.zeroOffset()))).toList();
+        ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
         System.out.printf(Locale.ROOT, "index: %d artworks (146x204); load average %s%n", n, load());
 
         int max = 20 << 20;

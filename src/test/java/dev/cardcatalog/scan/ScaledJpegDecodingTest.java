@@ -5,7 +5,7 @@ import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.image.ImageDecoder;
 import dev.cardcatalog.image.ImageOrientation;
@@ -66,9 +66,9 @@ class ScaledJpegDecodingTest {
     @BeforeAll
     static void indexTheGeneratedArtworks() {
         ImageDecoder plain = new ImageDecoder();
-        matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), IntStream.range(0, ARTWORKS).parallel()
+        matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), IntStream.range(0, ARTWORKS).parallel()
                 .mapToObj(seed -> new ArtIndexFile.Entry(artworkId(seed), ArtFingerprint.compute(
-                        decode(plain, CardArtGenerator.smallJpeg(seed)), ArtSettings.FROZEN.zeroOffset())))
+                        decode(plain, CardArtGenerator.smallJpeg(seed)), FingerprintSettings.FROZEN.zeroOffset())))
                 .toList());
     }
 
