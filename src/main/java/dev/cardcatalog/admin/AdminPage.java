@@ -3,7 +3,8 @@ package dev.cardcatalog.admin;
 import java.util.List;
 
 /**
- * What the admin page shows, every sentence already written (SERVICE.md §8), so the template only lays it out.
+ * What the admin page shows, every sentence already written (SERVICE.md §8) by {@link AdminPageBuilder}, so the
+ * template only lays it out.
  *
  * @param operator whether the reader may act (role {@code operator}); a viewer sees no buttons
  * @param notice the one-line result of the action that led here, or null

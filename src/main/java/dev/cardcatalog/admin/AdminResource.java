@@ -54,11 +54,11 @@ public class AdminResource {
         static native TemplateInstance page(AdminPage page);
     }
 
-    private final AdminPages pages;
+    private final AdminPageBuilder pages;
     private final JobSubmission submission;
     private final SecurityIdentity identity;
 
-    public AdminResource(AdminPages pages, JobSubmission submission, SecurityIdentity identity) {
+    public AdminResource(AdminPageBuilder pages, JobSubmission submission, SecurityIdentity identity) {
         this.pages = pages;
         this.submission = submission;
         this.identity = identity;
@@ -86,9 +86,9 @@ public class AdminResource {
             return Response.status(Response.Status.MOVED_PERMANENTLY).location(canonical(routing)).build();
         }
         String text = ProblemException.text("state", state);
-        JobState filter = text == null ? null : JobState.fromWire(text).filter(AdminPages.FILTERS::contains)
+        JobState filter = text == null ? null : JobState.fromWire(text).filter(AdminPageBuilder.FILTERS::contains)
                 .orElseThrow(() -> ProblemException.badRequest("state", "state must be one of "
-                        + String.join(", ", AdminPages.FILTERS.stream().map(JobState::wire).toList()) + ", not "
+                        + String.join(", ", AdminPageBuilder.FILTERS.stream().map(JobState::wire).toList()) + ", not "
                         + ProblemException.quote(text) + "."));
         Paging paging = Paging.of(page, null);
         AdminPage.Notice notice = pages.notice(result, uuid(job), instant(until), uuid(from));

@@ -1,13 +1,16 @@
 package dev.cardcatalog.art;
 
 import dev.cardcatalog.catalog.CatalogVersions;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.platform.PrintableText;
 import dev.cardcatalog.platform.Progress;
 import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.RateLimitedException;
 import dev.cardcatalog.scryfall.ScryfallClient;
 import dev.cardcatalog.scryfall.ScryfallException;
 import io.micrometer.core.instrument.MeterRegistry;
-import dev.cardcatalog.platform.Echo;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -128,7 +131,7 @@ public class ArtBuild {
      */
     public Outcome run(Progress progress, boolean acceptFewerArtworks) {
         String catalogVersion = versions.current().orElseThrow(NoCatalogException::new);
-        String digest = ArtSettings.FROZEN.digest();
+        String digest = FingerprintSettings.FROZEN.digest();
         ArtworkSelector.Selection selection = selector.select();
         Map<UUID, String> done = selector.fingerprinted(digest);
         List<Artwork> todo = new ArrayList<>();
@@ -170,7 +173,8 @@ public class ArtBuild {
                         if (failedIds.size() < config.failedIdsShown()) {
                             failedIds.add(artwork.illustrationId());
                         }
-                        Log.warnf("art build: image of %s failed: %s", artwork.illustrationId(), Echo.of(failure.getMessage()));
+                        Log.warnf("art build: image of %s failed: %s", artwork.illustrationId(),
+                                PrintableText.of(failure.getMessage()));
                     }
                     progress.done(++processed);
                     report(counts, progress);
@@ -297,7 +301,7 @@ public class ArtBuild {
         }
         try {
             RgbImage image = decoder.decode(bytes);
-            return new Fingerprinted(artwork, ArtFingerprint.compute(image, ArtSettings.FROZEN.zeroOffset()));
+            return new Fingerprinted(artwork, ArtFingerprint.compute(image, FingerprintSettings.FROZEN.zeroOffset()));
         } catch (ImageDecodeException e) {
             try {
                 cache.delete(id);
@@ -344,7 +348,7 @@ public class ArtBuild {
                 upsert.setObject(2, result.artwork().cardId());
                 upsert.setString(3, result.artwork().imageUri());
                 upsert.setString(4, result.artwork().imageVersion());
-                upsert.setString(5, ArtSettings.FROZEN.digest());
+                upsert.setString(5, FingerprintSettings.FROZEN.digest());
                 upsert.setBytes(6, result.fingerprint());
                 upsert.setTimestamp(7, now);
                 upsert.addBatch();

@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * {@code card-catalog.art.*}: the art build and the art index (SERVICE.md §5). The keys of uploaded photos under the
- * same prefix are {@code dev.cardcatalog.scan.ScanConfig}'s.
+ * same prefix are {@code dev.cardcatalog.scan.ScanConfig}'s. The fingerprint's own settings are frozen, not
+ * configured ({@link FingerprintSettings}).
  */
 @ConfigMapping(prefix = "card-catalog.art")
 public interface ArtConfig {

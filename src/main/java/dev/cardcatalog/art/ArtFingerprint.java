@@ -1,5 +1,6 @@
 package dev.cardcatalog.art;
 
+import dev.cardcatalog.image.RgbImage;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -9,8 +10,8 @@ import java.util.List;
  * The art fingerprint of a card image, bit for bit as plainprogrammer/Collector computes it (FINGERPRINT.md §3–§7,
  * SERVICE.md §5.5).
  *
- * <p>The art box of the {@link ArtSettings#FROZEN frozen settings}, moved by one {@link ArtSettings.Offset}, is
- * area-resampled to a grid 17 cells wide and 16 high. Each cell yields the means of R, G and B and a grey value.
+ * <p>The art box of the {@link FingerprintSettings#FROZEN frozen settings}, moved by one
+ * {@link FingerprintSettings.Offset}, is area-resampled to a grid 17 cells wide and 16 high. Each cell yields the means of R, G and B and a grey value.
  * Per plane (grey, blue, green, red) and grid row, bit {@code i} is 1 when cell {@code i + 1} is strictly greater
  * than cell {@code i}. The result is 128 bytes (1,024 bits): bytes 0–31 grey, 32–63 blue, 64–95 green, 96–127 red,
  * most significant bit first.
@@ -44,24 +45,24 @@ public final class ArtFingerprint {
      *
      * @param image  the card image (for the index: the whole Scryfall {@code small} image; for a query: the capture,
      *               treated as the card); any size
-     * @param offset one of {@link ArtSettings#offsets()} (or any other offset)
+     * @param offset one of {@link FingerprintSettings#offsets()} (or any other offset)
      * @return a new 128-byte fingerprint
      */
-    public static byte[] compute(RgbImage image, ArtSettings.Offset offset) {
-        return compute(image, offset, ArtSettings.FROZEN);
+    public static byte[] compute(RgbImage image, FingerprintSettings.Offset offset) {
+        return compute(image, offset, FingerprintSettings.FROZEN);
     }
 
     /**
-     * The six query fingerprints of {@code image}, at the offsets of {@link ArtSettings#offsets()} in order
+     * The six query fingerprints of {@code image}, at the offsets of {@link FingerprintSettings#offsets()} in order
      * (FINGERPRINT.md §7). Element 0 is the zero-offset fingerprint, the one an index record holds.
      *
      * @return six new 128-byte arrays
      */
     public static byte[][] queries(RgbImage image) {
-        List<ArtSettings.Offset> offsets = ArtSettings.FROZEN.offsets();
+        List<FingerprintSettings.Offset> offsets = FingerprintSettings.FROZEN.offsets();
         byte[][] result = new byte[offsets.size()][];
         for (int k = 0; k < result.length; k++) {
-            result[k] = compute(image, offsets.get(k), ArtSettings.FROZEN);
+            result[k] = compute(image, offsets.get(k), FingerprintSettings.FROZEN);
         }
         return result;
     }
@@ -108,13 +109,13 @@ public final class ArtFingerprint {
         }
     }
 
-    static byte[] compute(RgbImage image, ArtSettings.Offset offset, ArtSettings settings) {
+    static byte[] compute(RgbImage image, FingerprintSettings.Offset offset, FingerprintSettings settings) {
         final int w = image.width();
         final int h = image.height();
         final int[] pixels = image.pixels();
         final int cols = settings.cols();
         final int rows = settings.rows();
-        final ArtSettings.Box box = settings.box();
+        final FingerprintSettings.Box box = settings.box();
 
         // §3: the crop box, unrounded, in this order.
         final double bw = box.x1() - box.x0();

@@ -278,7 +278,7 @@ public class ArtIndexStore {
         }
         try {
             ArtIndexFile.Contents contents = ArtIndexFile.read(new ByteArrayInputStream(bytes),
-                    ArtSettings.FROZEN.digest(), ArtIndexFile.DEFAULT_MAX_RECORDS);
+                    FingerprintSettings.FROZEN.digest(), ArtIndexFile.DEFAULT_MAX_RECORDS);
             return ArtMatcher.of(contents.digest(), contents.entries());
         } catch (ArtIndexFormatException e) {
             throw e;

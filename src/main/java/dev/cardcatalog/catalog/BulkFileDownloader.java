@@ -1,12 +1,12 @@
 package dev.cardcatalog.catalog;
 
 import dev.cardcatalog.platform.DataDirectory;
+import dev.cardcatalog.platform.PrintableText;
 import dev.cardcatalog.platform.Progress;
 import dev.cardcatalog.scryfall.BulkDataItem;
 import dev.cardcatalog.scryfall.FileResponse;
 import dev.cardcatalog.scryfall.ScryfallClient;
 import dev.cardcatalog.scryfall.ScryfallUnavailableException;
-import dev.cardcatalog.platform.Echo;
 import io.quarkus.logging.Log;
 import io.vertx.mutiny.core.buffer.Buffer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -110,7 +110,7 @@ public class BulkFileDownloader {
                     + written + " of " + response.contentLength() + " bytes", null);
         }
         progress.done(written);
-        Log.infof("downloaded %s: %d bytes", Echo.of(url), written);
+        Log.infof("downloaded %s: %d bytes", PrintableText.of(url), written);
     }
 
     private void check(BulkDataItem item, Path part) throws IOException {

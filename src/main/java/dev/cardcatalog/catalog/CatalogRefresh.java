@@ -1,12 +1,12 @@
 package dev.cardcatalog.catalog;
 
+import dev.cardcatalog.platform.PrintableText;
 import dev.cardcatalog.platform.Progress;
 import dev.cardcatalog.platform.TransientFailure;
 import dev.cardcatalog.scryfall.BulkDataItem;
 import dev.cardcatalog.scryfall.ScryfallClient;
 import dev.cardcatalog.scryfall.ScryfallSet;
 import io.micrometer.core.instrument.MeterRegistry;
-import dev.cardcatalog.platform.Echo;
 import io.quarkus.logging.Log;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -233,7 +233,7 @@ public class CatalogRefresh {
                     }
                     if (counts.malformed <= MALFORMED_LOGGED) {
                         Log.warnf("malformed card record %d%s: %s", records[0],
-                                e.id() == null ? "" : " (id " + e.id() + ")", Echo.of(e.getMessage()));
+                                e.id() == null ? "" : " (id " + e.id() + ")", PrintableText.of(e.getMessage()));
                     }
                 }
             }, progress::done);

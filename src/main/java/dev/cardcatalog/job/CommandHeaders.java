@@ -1,6 +1,6 @@
 package dev.cardcatalog.job;
 
-import dev.cardcatalog.platform.Echo;
+import dev.cardcatalog.platform.PrintableText;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import org.apache.kafka.common.header.Header;
@@ -9,7 +9,7 @@ import org.apache.kafka.common.header.Headers;
 /**
  * The headers this service owns on command records (SERVICE.md §6.2), their names and their parsing, in one place
  * for the publisher, the consumer and the delay relay. A header that cannot be read is an
- * {@link InvalidCommandException} (the dead-letter topic), whose reason shows the value through {@link Echo}.
+ * {@link InvalidCommandException} (the dead-letter topic), whose reason shows the value through {@link PrintableText}.
  */
 public final class CommandHeaders {
 
@@ -43,7 +43,7 @@ public final class CommandHeaders {
         }
         String text = new String(value, StandardCharsets.UTF_8);
         if (!text.matches("[0-9]{1,9}")) {
-            throw new InvalidCommandException("retry-count header " + Echo.of(value, SHOWN)
+            throw new InvalidCommandException("retry-count header " + PrintableText.of(value, SHOWN)
                     + " is not a non-negative decimal");
         }
         return Integer.parseInt(text);
@@ -61,14 +61,15 @@ public final class CommandHeaders {
         }
         String text = new String(value, StandardCharsets.UTF_8);
         if (!text.matches("[0-9]{1,15}")) {
-            throw new InvalidCommandException("not-before " + Echo.of(value, SHOWN) + " is not epoch milliseconds");
+            throw new InvalidCommandException("not-before " + PrintableText.of(value, SHOWN)
+                    + " is not epoch milliseconds");
         }
         return Long.parseLong(text);
     }
 
     /** The {@code retry-reason} value for {@code reason}: printable, at most 200 code points. */
     public static byte[] retryReason(String reason) {
-        return Echo.of(reason, 200).getBytes(StandardCharsets.UTF_8);
+        return PrintableText.of(reason, 200).getBytes(StandardCharsets.UTF_8);
     }
 
     /** ASCII bytes of a header value this service writes. */

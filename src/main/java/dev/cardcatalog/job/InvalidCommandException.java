@@ -4,9 +4,9 @@ package dev.cardcatalog.job;
 public class InvalidCommandException extends RuntimeException {
     /**
      * @param reason why, in words; it becomes the {@code dead-letter-reason} header and a log line, so it is escaped
-     *     to printable text and bounded here ({@link dev.cardcatalog.platform.Echo}) whatever input it quotes
+     *     to printable text and bounded here ({@link dev.cardcatalog.platform.PrintableText}) whatever input it quotes
      */
     public InvalidCommandException(String reason) {
-        super(dev.cardcatalog.platform.Echo.of(reason, 400), null, false, false);
+        super(dev.cardcatalog.platform.PrintableText.of(reason, 400), null, false, false);
     }
 }

@@ -1,7 +1,7 @@
 package dev.cardcatalog.job;
 
 import dev.cardcatalog.scryfall.RateLimitedException;
-import dev.cardcatalog.scryfall.Waits;
+import dev.cardcatalog.scryfall.SaturatingWaits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -81,14 +81,15 @@ public final class RateLimitRetry {
             }
             Duration wait = asked.filter(a -> a.compareTo(config.rateLimitMinDelay()) > 0)
                     .orElse(config.rateLimitMinDelay());
-            return new Decision.Retry(Waits.after(now, wait), reason, asked, streak, transientRetries);
+            return new Decision.Retry(SaturatingWaits.after(now, wait), reason, asked, streak, transientRetries);
         }
         int used = transientRetries + 1;
         if (used > config.transientBackoff().size()) {
             return new Decision.Fail("failed " + used + " times: " + reason);
         }
         Duration wait = config.transientBackoff().get(used - 1);
-        return new Decision.Retry(Waits.after(now, wait), reason, Optional.empty(), progressed ? 0 : rateLimitStreak, used);
+        return new Decision.Retry(SaturatingWaits.after(now, wait), reason, Optional.empty(),
+                progressed ? 0 : rateLimitStreak, used);
     }
 
     /** How {@code failure} counts: rate limited, transient, or permanent (anything not known to pass). */

@@ -17,11 +17,11 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     /**
      * A problem of type {@code TYPE_BASE + slug}. The detail may quote input: it is escaped to printable text and
-     * cut at 1,000 code points here ({@link Echo}), whatever the caller did.
+     * cut at 1,000 code points here ({@link PrintableText}), whatever the caller did.
      */
     public static Problem of(String slug, String title, int status, String detail) {
-        return new Problem(TYPE_BASE + slug, title, status, detail == null ? null : Echo.of(detail, 1000), null,
-                Map.of());
+        return new Problem(TYPE_BASE + slug, title, status, detail == null ? null : PrintableText.of(detail, 1000),
+                null, Map.of());
     }
 
     public Problem with(String member, Object value) {

@@ -20,11 +20,11 @@ public class ProblemException extends RuntimeException {
     }
 
     /**
-     * A value a client sent, fit to show in a detail: in double quotes, escaped to printable text by {@link Echo},
-     * at most 40 code points and then an ellipsis.
+     * A value a client sent, fit to show in a detail: in double quotes, escaped to printable text by
+     * {@link PrintableText}, at most 40 code points and then an ellipsis.
      */
     public static String quote(String text) {
-        return "\"" + Echo.of(text, 40) + "\"";
+        return "\"" + PrintableText.of(text, 40) + "\"";
     }
 
     /**

@@ -56,7 +56,7 @@ public class ProblemMappers {
     public Response unreadableJson(JsonProcessingException e, UriInfo uri) {
         if (e instanceof InvalidDefinitionException) {
             // a type Jackson cannot handle at all: the service's fault, not the client's
-            Log.errorf(e, "request %s failed", Echo.of(uri.getPath()));
+            Log.errorf(e, "request %s failed", PrintableText.of(uri.getPath()));
             return respond(internal(uri));
         }
         return respond(unreadable(e).at(uri.getPath()));
@@ -130,7 +130,7 @@ public class ProblemMappers {
     public Response webApplication(WebApplicationException e, UriInfo uri, Request request) {
         int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
         if (status >= 500) {
-            Log.errorf(e, "request %s failed", Echo.of(uri.getPath()));
+            Log.errorf(e, "request %s failed", PrintableText.of(uri.getPath()));
             return respond(internal(uri));
         }
         for (Throwable cause = e.getCause(); status == 400 && cause != null; cause = cause.getCause()) {
@@ -154,7 +154,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 100)
     public Response unexpected(Throwable e, UriInfo uri) {
-        Log.errorf(e, "request %s failed", Echo.of(uri.getPath()));
+        Log.errorf(e, "request %s failed", PrintableText.of(uri.getPath()));
         return respond(internal(uri));
     }
 

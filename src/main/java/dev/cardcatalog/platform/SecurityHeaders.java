@@ -85,7 +85,7 @@ public class SecurityHeaders {
         }
         for (String host : hosts) {
             if (host == null || !HOST.matcher(host).matches()) {
-                throw new IllegalArgumentException("not a host name: \"" + Echo.of(String.valueOf(host), 100)
+                throw new IllegalArgumentException("not a host name: \"" + PrintableText.of(String.valueOf(host), 100)
                         + "\" (a host such as cards.scryfall.io, without a scheme or path)");
             }
             directive.append(" https://").append(host.toLowerCase(Locale.ROOT));

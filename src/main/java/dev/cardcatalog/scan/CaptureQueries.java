@@ -1,8 +1,9 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.ImageOrientation;
+import dev.cardcatalog.image.RgbImage;
 import java.util.List;
 
 /**
@@ -34,7 +35,7 @@ public record CaptureQueries(List<Integer> turns, byte[][] fingerprints) {
     public static final List<Integer> TURNS = List.of(0, 90, 180, 270);
 
     /** Query fingerprints per turn: the offsets of the frozen settings. */
-    public static final int PER_TURN = ArtSettings.FROZEN.offsets().size();
+    public static final int PER_TURN = FingerprintSettings.FROZEN.offsets().size();
 
     /** Query fingerprints of all four turns: {@code 4 * 6 = 24}. */
     public static final int COUNT = TURNS.size() * PER_TURN;
@@ -114,14 +115,14 @@ public record CaptureQueries(List<Integer> turns, byte[][] fingerprints) {
      * the rounding of the edges): {@code {fromX, fromY, toX, toY}}, the ends exclusive, within the image.
      */
     static int[] boxesRegion(int w, int h) {
-        ArtSettings.Box box = ArtSettings.FROZEN.box();
+        FingerprintSettings.Box box = FingerprintSettings.FROZEN.box();
         double bw = box.x1() - box.x0();
         double bh = box.y1() - box.y0();
         double left = Double.MAX_VALUE;
         double top = Double.MAX_VALUE;
         double right = -Double.MAX_VALUE;
         double bottom = -Double.MAX_VALUE;
-        for (ArtSettings.Offset offset : ArtSettings.FROZEN.offsets()) {
+        for (FingerprintSettings.Offset offset : FingerprintSettings.FROZEN.offsets()) {
             left = Math.min(left, ((box.x0() + offset.dx()) + offset.inset() * bw) * w);
             top = Math.min(top, ((box.y0() + offset.dy()) + offset.inset() * bh) * h);
             right = Math.max(right, ((box.x1() + offset.dx()) - offset.inset() * bw) * w);

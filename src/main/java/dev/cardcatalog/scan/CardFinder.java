@@ -15,7 +15,7 @@ import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayF32;
 import boofcv.struct.image.GrayS32;
 import boofcv.struct.image.GrayU8;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.RgbImage;
 import georegression.fitting.line.FitLine_F64;
 import georegression.fitting.polygon.ConvexHullAndrewMonotone_F64;
 import georegression.geometry.UtilLine2D_F64;

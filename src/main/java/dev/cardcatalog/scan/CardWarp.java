@@ -3,7 +3,7 @@ package dev.cardcatalog.scan;
 import boofcv.abst.geo.Estimate1ofEpipolar;
 import boofcv.factory.geo.FactoryMultiView;
 import boofcv.struct.geo.AssociatedPair;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.RgbImage;
 import java.util.ArrayList;
 import java.util.List;
 import org.ejml.data.DMatrixRMaj;

@@ -2,10 +2,9 @@ package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtIndexStore;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.JpegStructure;
 import dev.cardcatalog.catalog.ArtworkPrintings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.JpegStructure;
 import dev.cardcatalog.platform.ApiAccess;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
@@ -52,7 +51,7 @@ public class MatchResource {
     static final int MAX_DECODED_SIDE = 1024;
     /**
      * Shortest longer side, in pixels, a large JPEG capture is scaled down to while it is decoded (libjpeg-turbo's
-     * DCT scaling, {@link ImageDecoder}): the height of the index's own images (Scryfall {@code small}, 146 × 204),
+     * DCT scaling, {@link UploadDecoder}): the height of the index's own images (Scryfall {@code small}, 146 × 204),
      * so a capture is never read coarser than what its artwork was fingerprinted from. Measured
      * ({@code ScaledDecodeBench}, docs/benchmarks.md): down to 105 pixels every capture still found its artwork
      * first and confident with the same distances; 204 keeps a margin for finer art than the generated one.

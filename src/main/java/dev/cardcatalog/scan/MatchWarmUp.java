@@ -3,9 +3,9 @@ package dev.cardcatalog.scan;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.RgbImage;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -255,9 +255,9 @@ public class MatchWarmUp implements HealthCheck {
         List<ArtIndexFile.Entry> entries = new ArrayList<>(ARTWORKS);
         for (int k = 0; k < ARTWORKS; k++) {
             entries.add(new ArtIndexFile.Entry(artwork(k),
-                    ArtFingerprint.compute(rgb(card(k)), ArtSettings.FROZEN.zeroOffset())));
+                    ArtFingerprint.compute(rgb(card(k)), FingerprintSettings.FROZEN.zeroOffset())));
         }
-        return ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+        return ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
     }
 
     /** The id of the warm-up's artwork {@code k}: {@link #ARTWORK} for 0, the ids after it for the others. */

@@ -1,7 +1,7 @@
 package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.RgbImage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

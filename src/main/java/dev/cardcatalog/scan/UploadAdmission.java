@@ -1,9 +1,9 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.BodySniffer;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.JpegStructure;
-import dev.cardcatalog.art.PngStructure;
+import dev.cardcatalog.image.BodySniffer;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.JpegStructure;
+import dev.cardcatalog.image.PngStructure;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import io.micrometer.core.instrument.Counter;
@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  *   <li>{@code invalid-image}: what the walk finds broken (no frame header, a damaged marker, no end-of-image
  *       marker, a PNG that does not start with IHDR), a declared size over the decoder's (8,192 a side,
  *       8,192 × 8,192 in all), or a lossless or hierarchical JPEG over 1,024 pixels a side, as the decoder itself
- *       would refuse it ({@link dev.cardcatalog.art.ImageDecoder#checkJpeg});</li>
+ *       would refuse it ({@link dev.cardcatalog.image.ImageDecoder#checkJpeg});</li>
  *   <li>{@code arithmetic-coding}: an arithmetic-coded JPEG (SOF9-SOF11, SOF13-SOF15, or a DAC segment);</li>
  *   <li>{@code too-much-work}: declared work ({@link UploadLimits#maxWork()}) over
  *       {@code card-catalog.art.upload-max-work}, with {@code declared};</li>

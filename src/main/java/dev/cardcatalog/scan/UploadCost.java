@@ -1,7 +1,7 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.JpegStructure;
-import dev.cardcatalog.art.PngStructure;
+import dev.cardcatalog.image.JpegStructure;
+import dev.cardcatalog.image.PngStructure;
 
 /**
  * What one upload will cost, known from its header before it is decoded (SERVICE.md §7, issue 23): the work it

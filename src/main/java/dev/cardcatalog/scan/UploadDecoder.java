@@ -1,14 +1,14 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.JpegStructure;
-import dev.cardcatalog.art.RgbImage;
-import java.util.function.BooleanSupplier;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.JpegStructure;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.image.ScaledJpegDecoder;
 import java.util.function.Predicate;
 
 /**
- * Decodes uploaded photos (SERVICE.md §5.9): the art side's {@link ImageDecoder}, with ImageIO's subsampling to
+ * Decodes uploaded photos (SERVICE.md §5.9): an {@link ImageDecoder}, with ImageIO's subsampling to
  * at most {@code maxDecodedSide} pixels on the longer side, and before it, for a large JPEG, a decode scaled while
  * it is decoded ({@link ScaledJpegDecoder}: libjpeg-turbo's DCT scaling, where a 1/8 pixel is the mean of its
  * 8 × 8 block).
@@ -32,10 +32,14 @@ import java.util.function.Predicate;
  * its worst such case is measured (docs/benchmarks.md, "Hostile uploads") well under the default deadline, and the
  * deadline is checked again as soon as it returns.
  *
+ * <p>It composes its {@link ImageDecoder}: that one holds the size limits and this one's marker walk limits, and
+ * tries this one's scaled decode first on each JPEG ({@link ImageDecoder#preferring}).
+ *
  * <p>Immutable and thread-safe.
  */
-public final class UploadDecoder extends ImageDecoder {
+public final class UploadDecoder {
 
+    private final ImageDecoder decoder;
     private final int scaledFloor;
     private final UploadLimits limits;
 
@@ -58,12 +62,13 @@ public final class UploadDecoder extends ImageDecoder {
      */
     public UploadDecoder(int maxBodyBytes, int maxSide, long maxPixels, int maxDecodedSide, int scaledFloor,
             UploadLimits limits) {
-        super(maxBodyBytes, maxSide, maxPixels, maxDecodedSide);
         if (scaledFloor < 0) {
             throw new IllegalArgumentException("scaledFloor must be 0 (never) or positive, not " + scaledFloor);
         }
         this.scaledFloor = scaledFloor;
         this.limits = limits;
+        this.decoder = new ImageDecoder(maxBodyBytes, maxSide, maxPixels, maxDecodedSide)
+                .withJpegWalkLimits(limits.maxSegments(), limits.maxScans()).preferring(this::decodeScaled);
         if (scaledFloor > 0) {
             ScaledJpegDecoder.available(); // loads the native library now, and logs which decoder serves
         }
@@ -77,6 +82,43 @@ public final class UploadDecoder extends ImageDecoder {
     /** The limits this decoder holds JPEGs to. */
     public UploadLimits limits() {
         return limits;
+    }
+
+    /** The longest side of a decoded photo, in pixels. */
+    public int maxDecodedSide() {
+        return decoder.maxDecodedSide();
+    }
+
+    /** The largest body accepted, in bytes. */
+    public int maxBodyBytes() {
+        return decoder.maxBodyBytes();
+    }
+
+    /**
+     * The image decoder this one composes: the same limits, marker walk and scaled path, with no deadline (for
+     * tools and tests that compare decoders).
+     */
+    public ImageDecoder imageDecoder() {
+        return decoder;
+    }
+
+    /**
+     * Decodes a photo with no deadline.
+     *
+     * @throws ImageDecodeException when the photo is refused or cannot be decoded
+     */
+    public RgbImage decode(byte[] body) throws ImageDecodeException {
+        return decoder.decode(body);
+    }
+
+    /** {@link ImageDecoder#checkJpeg}, with this decoder's limits. */
+    public void checkJpeg(JpegStructure jpeg) throws ImageDecodeException {
+        decoder.checkJpeg(jpeg);
+    }
+
+    /** {@link ImageDecoder#checkDimensions}, with this decoder's limits. */
+    public void checkDimensions(long width, long height) throws ImageDecodeException {
+        decoder.checkDimensions(width, height);
     }
 
     /**
@@ -101,27 +143,13 @@ public final class UploadDecoder extends ImageDecoder {
      */
     public RgbImage decode(byte[] body, JpegStructure walked, UploadDeadline deadline) throws ImageDecodeException {
         try {
-            return decode(body, walked, deadline::passed);
+            return decoder.decode(body, walked, deadline::passed);
         } catch (ImageDecodeException e) {
             if (e.kind() == ImageDecodeException.Kind.STOPPED) {
                 throw deadline.exceeded("decoding the photo");
             }
             throw e;
         }
-    }
-
-    @Override
-    protected JpegStructure structure(byte[] body) throws ImageDecodeException {
-        return JpegStructure.scan(body, limits.maxSegments(), limits.maxScans());
-    }
-
-    @Override
-    protected RgbImage decodeJpeg(byte[] body, JpegStructure jpeg, BooleanSupplier stop)
-            throws ImageDecodeException {
-        stopIfAsked(stop);
-        RgbImage scaled = decodeScaled(body, jpeg);
-        stopIfAsked(stop);
-        return scaled != null ? scaled : super.decodeJpeg(body, jpeg, stop);
     }
 
     /**
@@ -206,7 +234,8 @@ public final class UploadDecoder extends ImageDecoder {
     private boolean takesScaledPath(byte[] body, JpegStructure jpeg, int reduction, int maxSide) {
         int longer = Math.max(jpeg.width(), jpeg.height());
         return (longer + reduction - 1) / reduction <= maxSide
-                && (jpeg.components() == 1 || jpeg.components() == 3) && SCALABLE_FRAMES.contains(jpeg.frame())
+                && (jpeg.components() == 1 || jpeg.components() == 3)
+                && ImageDecoder.SCALABLE_FRAMES.contains(jpeg.frame())
                 && !(jpeg.iccProfile() && jpeg.iccConsistent()) && boundedForNative(body, jpeg);
     }
 

@@ -2,13 +2,13 @@ package dev.cardcatalog.scan;
 
 /**
  * What one uploaded photo may declare before it is decoded (SERVICE.md §7, issue 23), read from its markers
- * ({@link dev.cardcatalog.art.JpegStructure}, {@link dev.cardcatalog.art.PngStructure}): no camera writes beyond
+ * ({@link dev.cardcatalog.image.JpegStructure}, {@link dev.cardcatalog.image.PngStructure}): no camera writes beyond
  * them, and within them a decode's time and memory are bounded by its header.
  *
  * @param maxScans       the most scans of a JPEG ({@code card-catalog.art.upload-max-scans})
  * @param maxSegments    the most marker segments of a JPEG besides its scans, or chunks of a PNG
  *                       ({@code card-catalog.art.upload-max-segments}), at most
- *                       {@link dev.cardcatalog.art.JpegStructure#MAX_RECORDED_SEGMENTS}
+ *                       {@link dev.cardcatalog.image.JpegStructure#MAX_RECORDED_SEGMENTS}
  * @param maxWork        the most declared work: width × height × components × scans for a JPEG, width × height ×
  *                       channels (× 2 for 16-bit samples) for a PNG ({@code card-catalog.art.upload-max-work})
  * @param maxMemoryBytes the most memory, heap and native, one upload's decoding and matching may need by its
@@ -21,10 +21,10 @@ public record UploadLimits(int maxScans, int maxSegments, long maxWork, long max
 
     public UploadLimits {
         if (maxScans < 1 || maxSegments < 1
-                || maxSegments > dev.cardcatalog.art.JpegStructure.MAX_RECORDED_SEGMENTS || maxWork < 1
+                || maxSegments > dev.cardcatalog.image.JpegStructure.MAX_RECORDED_SEGMENTS || maxWork < 1
                 || maxMemoryBytes < 1) {
             throw new IllegalArgumentException("upload limits must be positive (segments at most "
-                    + dev.cardcatalog.art.JpegStructure.MAX_RECORDED_SEGMENTS + "): " + maxScans + " scans, "
+                    + dev.cardcatalog.image.JpegStructure.MAX_RECORDED_SEGMENTS + "): " + maxScans + " scans, "
                     + maxSegments + " segments, " + maxWork + " work, " + maxMemoryBytes + " bytes");
         }
     }

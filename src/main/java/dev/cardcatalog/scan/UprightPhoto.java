@@ -1,9 +1,9 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.JpegStructure;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageOrientation;
+import dev.cardcatalog.image.JpegStructure;
+import dev.cardcatalog.image.RgbImage;
 
 /**
  * An uploaded photo as displayed (its EXIF orientation applied, SERVICE.md §5.9), decoded small for finding its
@@ -14,7 +14,7 @@ import dev.cardcatalog.art.RgbImage;
  * <p>The finer decode is libjpeg-turbo's at half the reduction of the small one (a 12-megapixel JPEG: 1/8 for
  * finding, 378 × 504, and 1/4 for warping, 756 × 1,008), on the same path and with the same checks
  * ({@link UploadDecoder#decodeReduced}); a photo decoded by ImageIO (a PNG, a JPEG with an ICC profile, ...) or
- * already at full size has none. Memory: at most two decodes of at most {@link ImageDecoder#maxDecodedSide()}
+ * already at full size has none. Memory: at most two decodes of at most {@link UploadDecoder#maxDecodedSide()}
  * pixels a side. One instance belongs to one upload; not thread-safe.
  */
 public final class UprightPhoto {
@@ -48,12 +48,12 @@ public final class UprightPhoto {
      * Decodes an upload.
      *
      * @param body    the whole file, a JPEG or a PNG
-     * @param decoder  the uploads' decoder; when it is an {@link UploadDecoder}, a finer decode is available
-     * @param deadline the upload's deadline: an {@link UploadDecoder} stops at it inside the decode (422
+     * @param decoder  the uploads' decoder, which also gives the finer decode
+     * @param deadline the upload's deadline: the decoder stops at it inside the decode (422
      *                 {@code upload-too-costly}); checked after the decode too, and before the finer one
      * @throws ImageDecodeException when the body is refused or cannot be decoded
      */
-    public static UprightPhoto decode(byte[] body, ImageDecoder decoder, UploadDeadline deadline)
+    public static UprightPhoto decode(byte[] body, UploadDecoder decoder, UploadDeadline deadline)
             throws ImageDecodeException {
         return decode(body, null, decoder, deadline);
     }
@@ -63,13 +63,12 @@ public final class UprightPhoto {
      * walked once for the decode, its stored size and the finer decode.
      *
      * @param walked the JPEG's marker walk with the decoder's limits, or null (a PNG, or none made: walked here)
-     * @throws ImageDecodeException as {@link #decode(byte[], ImageDecoder, UploadDeadline)}
+     * @throws ImageDecodeException as {@link #decode(byte[], UploadDecoder, UploadDeadline)}
      */
-    public static UprightPhoto decode(byte[] body, JpegStructure walked, ImageDecoder decoder,
+    public static UprightPhoto decode(byte[] body, JpegStructure walked, UploadDecoder decoder,
             UploadDeadline deadline) throws ImageDecodeException {
         int orientation = ImageOrientation.of(body);
-        RgbImage decoded = decoder instanceof UploadDecoder upload ? upload.decode(body, walked, deadline)
-                : decoder.decode(body);
+        RgbImage decoded = decoder.decode(body, walked, deadline);
         deadline.check("decoding the photo");
         RgbImage upright = ImageOrientation.upright(decoded, orientation);
         int[] stored = walked != null ? new int[] {walked.width(), walked.height()} : storedSize(body);
@@ -77,15 +76,15 @@ public final class UprightPhoto {
         int storedH = stored == null ? decoded.height() : stored[1];
         boolean swap = orientation >= 5;
         int reduction = 1;
-        if (decoder instanceof UploadDecoder upload && stored != null && storedW > decoded.width()) {
-            int r = upload.reductionFor(Math.max(storedW, storedH));
+        if (stored != null && storedW > decoded.width()) {
+            int r = decoder.reductionFor(Math.max(storedW, storedH));
             // the scaled path gives ceil(side / r): only then is the finer decode the same photo at r / 2
             if (r > 1 && decoded.width() == (storedW + r - 1) / r && decoded.height() == (storedH + r - 1) / r) {
                 reduction = r;
             }
         }
         return new UprightPhoto(upright, swap ? storedH : storedW, swap ? storedW : storedH, body,
-                decoder instanceof UploadDecoder u ? u : null, walked, orientation, reduction, deadline);
+                decoder, walked, orientation, reduction, deadline);
     }
 
     /** A photo that is already decoded and upright, {@code image} at its own size; no finer decode. */
@@ -147,7 +146,7 @@ public final class UprightPhoto {
             return new int[] {readInt(body, 16), readInt(body, 20)};
         }
         try {
-            var jpeg = dev.cardcatalog.art.JpegStructure.scan(body);
+            var jpeg = dev.cardcatalog.image.JpegStructure.scan(body);
             return new int[] {jpeg.width(), jpeg.height()};
         } catch (ImageDecodeException | RuntimeException e) {
             return null;

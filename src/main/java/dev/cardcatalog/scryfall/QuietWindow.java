@@ -134,10 +134,10 @@ public class QuietWindow {
             Log.warnf("Scryfall asked %s for a wait of %d s; the quiet window is cut to the %d s maximum "
                     + "(card-catalog.scryfall.quiet-window-max)", scope, wait.getSeconds(), max.getSeconds());
         }
-        OffsetDateTime untilAt = OffsetDateTime.ofInstant(Waits.after(now, length), ZoneOffset.UTC);
+        OffsetDateTime untilAt = OffsetDateTime.ofInstant(SaturatingWaits.after(now, length), ZoneOffset.UTC);
         OffsetDateTime openedAt = OffsetDateTime.ofInstant(now, ZoneOffset.UTC);
         metrics.counter("scryfall.quiet.window.opens", "scope", scope).increment();
-        metrics.counter("scryfall.quiet.window.seconds", "scope", scope).increment(Waits.toSeconds(length));
+        metrics.counter("scryfall.quiet.window.seconds", "scope", scope).increment(SaturatingWaits.toSeconds(length));
         return pool.preparedQuery("""
                 INSERT INTO quiet_window (scope, opened_at, until, opened_by, reason) VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (scope) DO UPDATE SET
@@ -161,7 +161,7 @@ public class QuietWindow {
      * Pure and total: for any {@code Duration}, up to {@code Long.MAX_VALUE} seconds.
      */
     static Duration window(Duration wait, Duration max) {
-        return wait.isNegative() ? Duration.ZERO : Waits.atMost(wait, max);
+        return wait.isNegative() ? Duration.ZERO : SaturatingWaits.atMost(wait, max);
     }
 
     /** Every stored window, open or not, by scope. */

@@ -33,6 +33,6 @@ final class RetryAfterBackoff implements CustomBackoffStrategy {
                 ? answer.wait
                 : fallbackWaits.get(Math.min(retries, fallbackWaits.size()) - 1);
         onWait.accept(wait);
-        return Waits.toMillis(wait);
+        return SaturatingWaits.toMillis(wait);
     }
 }

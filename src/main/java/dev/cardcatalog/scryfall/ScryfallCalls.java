@@ -274,7 +274,7 @@ public class ScryfallCalls {
 
         /** A wait before the next attempt, when one follows ({@code attempts} below the maximum). */
         void waiting(String name, Duration wait, int status) {
-            span.addEvent(name, Attributes.of(AttributeKey.doubleKey("wait.seconds"), Waits.toSeconds(wait),
+            span.addEvent(name, Attributes.of(AttributeKey.doubleKey("wait.seconds"), SaturatingWaits.toSeconds(wait),
                     AttributeKey.longKey("http.response.status_code"), (long) status,
                     AttributeKey.longKey("scryfall.attempt"), (long) attempts));
         }
@@ -479,8 +479,8 @@ public class ScryfallCalls {
     }
 
     private void recordWait(Duration wait) {
-        metrics.counter("scryfall.waits.seconds").increment(Waits.toSeconds(wait));
-        metrics.summary("scryfall.wait.seconds").record(Waits.toSeconds(wait));
+        metrics.counter("scryfall.waits.seconds").increment(SaturatingWaits.toSeconds(wait));
+        metrics.summary("scryfall.wait.seconds").record(SaturatingWaits.toSeconds(wait));
     }
 
     /** The quiet window's scope of a URL: its host, with the port when one is given. */

@@ -7,10 +7,11 @@ public abstract class ScryfallException extends RuntimeException {
 
     /**
      * @param message what happened; it may quote Scryfall's answer (a body, an error's details, a URL from its
-     *     data), so it is escaped to printable text and cut at 1,000 code points ({@link dev.cardcatalog.platform.Echo})
+     *     data), so it is escaped to printable text and cut at 1,000 code points
+     *     ({@link dev.cardcatalog.platform.PrintableText})
      */
     protected ScryfallException(String url, String message, Throwable cause) {
-        super(message == null ? null : dev.cardcatalog.platform.Echo.of(message, 1000), cause);
+        super(message == null ? null : dev.cardcatalog.platform.PrintableText.of(message, 1000), cause);
         this.url = url;
     }
 

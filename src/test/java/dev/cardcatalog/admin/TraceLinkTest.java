@@ -37,7 +37,7 @@ class TraceLinkTest {
         }
     }
 
-    private static AdminPages pages(String traceUrl) {
+    private static AdminPageBuilder pages(String traceUrl) {
         AdminConfig config = new AdminConfig() {
             @Override
             public Duration stalledAfter() {
@@ -64,6 +64,6 @@ class TraceLinkTest {
                 return Optional.ofNullable(traceUrl);
             }
         };
-        return new AdminPages(null, null, config, Clock.systemUTC());
+        return new AdminPageBuilder(null, null, config, Clock.systemUTC());
     }
 }

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cardcatalog.image.ImageDecoder;
 import dev.cardcatalog.job.ArtIndexUpgrade;
 import dev.cardcatalog.testing.ArtProfile;
 import dev.cardcatalog.testing.CaptureSimulator;
@@ -16,10 +17,10 @@ import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
 import dev.cardcatalog.testing.JpegSegments;
-import dev.cardcatalog.testing.ScryfallStandIn;
+import dev.cardcatalog.testing.SampleArtworks;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
 import dev.cardcatalog.testing.ScryfallStandIn.RecordedRequest;
-import dev.cardcatalog.testing.SampleArtworks;
+import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.TestData;
 import dev.cardcatalog.testing.TestDatabase;
 import dev.cardcatalog.testing.TestKafka;
@@ -105,7 +106,7 @@ class ArtBuildTest {
             assertThat(entry.face()).isEqualTo(artwork.face());
             byte[] image = CardArtGenerator.smallJpeg(artwork.seed());
             assertThat(entry.fingerprint()).isEqualTo(ArtFingerprint.compute(new ImageDecoder().decode(image),
-                    ArtSettings.FROZEN.zeroOffset()));
+                    FingerprintSettings.FROZEN.zeroOffset()));
         }
 
         given().header("If-None-Match", "\"" + name + "\"").get("/api/art-index/files/" + name)

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.testing.FingerprintVectors;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +34,7 @@ class ArtFingerprintTest {
                 String expected = fp.get("hex").asText();
                 tests.add(DynamicTest.dynamicTest(file + " offset " + offset + " " + fp.get("name").asText(), () -> {
                     RgbImage image = FingerprintVectors.png(file);
-                    byte[] actual = ArtFingerprint.compute(image, ArtSettings.FROZEN.offsets().get(offset));
+                    byte[] actual = ArtFingerprint.compute(image, FingerprintSettings.FROZEN.offsets().get(offset));
                     assertEquals(expected, HEX.formatHex(actual));
                 }));
             }
@@ -68,8 +70,8 @@ class ArtFingerprintTest {
             for (JsonNode fp : check.get("fingerprints")) {
                 int offset = fp.get("offset").asInt();
                 String expected = fp.get("hex").asText();
-                tests.add(DynamicTest.dynamicTest(name + " offset " + offset, () -> assertEquals(expected,
-                        HEX.formatHex(ArtFingerprint.compute(image, ArtSettings.FROZEN.offsets().get(offset))))));
+                tests.add(DynamicTest.dynamicTest(name + " offset " + offset, () -> assertEquals(expected, HEX.formatHex(
+                        ArtFingerprint.compute(image, FingerprintSettings.FROZEN.offsets().get(offset))))));
             }
         }
         assertEquals(19, tests.size(), "3 pictures x 6 offsets, and Collector's ramp at offset 0");
@@ -93,8 +95,8 @@ class ArtFingerprintTest {
         RgbImage falling = grey(200, 280, (x, y) -> 255 - x);
         byte[] ones = new byte[128];
         Arrays.fill(ones, (byte) 0xFF);
-        assertArrayEquals(ones, ArtFingerprint.compute(rising, ArtSettings.FROZEN.zeroOffset()));
-        assertArrayEquals(new byte[128], ArtFingerprint.compute(falling, ArtSettings.FROZEN.zeroOffset()));
+        assertArrayEquals(ones, ArtFingerprint.compute(rising, FingerprintSettings.FROZEN.zeroOffset()));
+        assertArrayEquals(new byte[128], ArtFingerprint.compute(falling, FingerprintSettings.FROZEN.zeroOffset()));
     }
 
     @Test
@@ -125,7 +127,7 @@ class ArtFingerprintTest {
         for (int[] size : sizes) {
             int width = size[0];
             RgbImage rising = grey(width, size[1], (x, y) -> x * 255 / (width - 1));
-            byte[] fp = ArtFingerprint.compute(rising, ArtSettings.FROZEN.zeroOffset());
+            byte[] fp = ArtFingerprint.compute(rising, FingerprintSettings.FROZEN.zeroOffset());
             assertEquals(1024, ArtFingerprint.hamming(fp, new byte[128]), width + "x" + size[1]);
         }
     }
@@ -136,7 +138,7 @@ class ArtFingerprintTest {
         byte[][] queries = ArtFingerprint.queries(image);
         assertEquals(6, queries.length);
         for (int k = 0; k < 6; k++) {
-            assertArrayEquals(ArtFingerprint.compute(image, ArtSettings.FROZEN.offsets().get(k)), queries[k]);
+            assertArrayEquals(ArtFingerprint.compute(image, FingerprintSettings.FROZEN.offsets().get(k)), queries[k]);
         }
     }
 
@@ -181,7 +183,7 @@ class ArtFingerprintTest {
     void aCellOutsideTheImageHasNoWeightAndGivesZeroBits() {
         // Offset far to the right: every cell lies wholly outside the image, so every mean is NaN.
         RgbImage rising = grey(146, 204, (x, y) -> x);
-        byte[] fp = ArtFingerprint.compute(rising, new ArtSettings.Offset(2.0, 0, 0));
+        byte[] fp = ArtFingerprint.compute(rising, new FingerprintSettings.Offset(2.0, 0, 0));
         assertArrayEquals(new byte[128], fp);
     }
 

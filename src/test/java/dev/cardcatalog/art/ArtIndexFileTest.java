@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ArtIndexFileTest {
 
-    private static final String DIGEST = ArtSettings.FROZEN.digest();
+    private static final String DIGEST = FingerprintSettings.FROZEN.digest();
 
     @TempDir
     Path dir;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.testing.FingerprintVectors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ArtMatcherTest {
 
-    private static final String DIGEST = ArtSettings.FROZEN.digest();
+    private static final String DIGEST = FingerprintSettings.FROZEN.digest();
 
     @Test
     void theNearestArtworkToAnIndexedFingerprintIsItselfAtDistanceZero() {

@@ -4,6 +4,9 @@ import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.TestImageFiles;
@@ -72,7 +75,7 @@ class CaptureMatchingTest {
         for (int seed = 0; seed < ARTWORKS; seed++) {
             entries.add(new ArtIndexFile.Entry(artworkId(seed), index[seed]));
         }
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+        ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
 
         List<String> misses = IntStream.range(0, ARTWORKS).parallel().mapToObj(seed -> {
             byte[] capture = CaptureSimulator.captureJpeg(seed, 1_000 + seed);
@@ -87,7 +90,7 @@ class CaptureMatchingTest {
 
 
     private static byte[] zeroOffset(byte[] jpeg) {
-        return ArtFingerprint.compute(decode(jpeg), ArtSettings.FROZEN.zeroOffset());
+        return ArtFingerprint.compute(decode(jpeg), FingerprintSettings.FROZEN.zeroOffset());
     }
 
     private static RgbImage decode(byte[] jpeg) {

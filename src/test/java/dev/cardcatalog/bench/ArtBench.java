@@ -3,18 +3,18 @@ package dev.cardcatalog.bench;
 import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 
 import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.scan.CaptureQueries;
-import dev.cardcatalog.scan.ExifImages;
-import dev.cardcatalog.scan.ImageOrientation;
 import dev.cardcatalog.art.ArtIndexFile;
-import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.ImageOrientation;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.scan.CaptureQueries;
+import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
+import dev.cardcatalog.testing.ExifImages;
 import dev.cardcatalog.testing.TestImageFiles;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -66,7 +66,7 @@ public final class ArtBench {
      * side are decoded scaled by libjpeg-turbo; the 146×204 index images are below its floor and decode exactly as
      * with ImageIO alone.
      */
-    private static final ImageDecoder DECODER = MatchResource.uploadDecoder();
+    private static final ImageDecoder DECODER = MatchResource.uploadDecoder().imageDecoder();
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** Part of the cached index's name: change it whenever CardArtGenerator draws differently. */
@@ -112,12 +112,12 @@ public final class ArtBench {
         }
         if (chosen.contains("latency") || chosen.contains("accuracy") || chosen.contains("photos")) {
             List<ArtIndexFile.Entry> entries = buildIndex(artworks, captures);
-            ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+            ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
             if (chosen.contains("latency")) {
                 List<byte[]> captureJpegs = captures(captures, CaptureSimulator.Severity.REALISTIC);
                 for (String size : sizes.split(",")) {
                     int n = Integer.parseInt(size.trim());
-                    latency(n == entries.size() ? matcher : ArtMatcher.of(ArtSettings.FROZEN.digest(),
+                    latency(n == entries.size() ? matcher : ArtMatcher.of(FingerprintSettings.FROZEN.digest(),
                             scaled(entries, n)), captureJpegs, calls);
                 }
             }
@@ -180,7 +180,7 @@ public final class ArtBench {
         long t0 = System.nanoTime();
         int n = 0;
         while (System.nanoTime() - t0 < seconds * 1e9) {
-            ArtFingerprint.compute(image, ArtSettings.FROZEN.zeroOffset());
+            ArtFingerprint.compute(image, FingerprintSettings.FROZEN.zeroOffset());
             n++;
         }
         double fingerprintOnly = n / ((System.nanoTime() - t0) / 1e9);
@@ -209,7 +209,7 @@ public final class ArtBench {
                 while (System.nanoTime() < deadline) {
                     RgbImage image = decode(jpegs[k++ % jpegs.length]);
                     if (fingerprint) {
-                        ArtFingerprint.compute(image, ArtSettings.FROZEN.zeroOffset());
+                        ArtFingerprint.compute(image, FingerprintSettings.FROZEN.zeroOffset());
                     }
                     count++;
                 }
@@ -234,7 +234,7 @@ public final class ArtBench {
      * three of its fingerprints against fresh ones (bump {@link #GENERATOR_VERSION} when the generator changes).
      */
     static List<ArtIndexFile.Entry> buildIndex(int artworks, int captures) throws Exception {
-        String digest = ArtSettings.FROZEN.digest();
+        String digest = FingerprintSettings.FROZEN.digest();
         // one directory per generated index: the file's name carries its content digest, not known beforehand
         Path dir = Path.of("target", "art-bench", GENERATOR_VERSION + "-c" + captures + "-" + artworks);
         Path cached = ArtIndexFile.list(dir).stream().findFirst().orElse(dir.resolve("none"));
@@ -291,7 +291,7 @@ public final class ArtBench {
         byte[] jpeg = seed < captures ? CardArtGenerator.smallJpeg(seed)
                 : TestImageFiles.jpeg(CardArtGenerator.card(seed).render(146, 204, 1),
                         CardArtGenerator.SMALL_JPEG_QUALITY);
-        return ArtFingerprint.compute(decode(jpeg), ArtSettings.FROZEN.zeroOffset());
+        return ArtFingerprint.compute(decode(jpeg), FingerprintSettings.FROZEN.zeroOffset());
     }
 
     private static List<byte[]> captures(int captures, CaptureSimulator.Severity severity) {

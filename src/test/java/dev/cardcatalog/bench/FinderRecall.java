@@ -1,6 +1,6 @@
 package dev.cardcatalog.bench;
 
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.scan.CardFinder;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;

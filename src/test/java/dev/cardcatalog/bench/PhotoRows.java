@@ -3,7 +3,7 @@ package dev.cardcatalog.bench;
 import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.MatchStatus;
 import dev.cardcatalog.scan.PhotoMatch;

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.scan.CardFinder;
 import dev.cardcatalog.scan.MatchResource;
@@ -231,13 +231,13 @@ public final class RealPhotoBench {
     private static ArtMatcher index(int artworks) {
         List<ArtIndexFile.Entry> entries = IntStream.range(0, artworks).parallel()
                 .mapToObj(seed -> new ArtIndexFile.Entry(artworkId(seed), fingerprint(seed))).toList();
-        return ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+        return ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
     }
 
     private static byte[] fingerprint(int seed) {
         try {
             return ArtFingerprint.compute(DECODER.decode(CardArtGenerator.smallJpeg(seed)),
-                    ArtSettings.FROZEN.zeroOffset());
+                    FingerprintSettings.FROZEN.zeroOffset());
         } catch (ImageDecodeException e) {
             throw new IllegalStateException(e);
         }

@@ -5,8 +5,8 @@ import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.scan.CardWarp;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;
@@ -77,7 +77,7 @@ final class ReliableBits {
             });
         }
         List<ArtIndexFile.Entry> entries = ArtBench.buildIndex(ARTWORKS, 1_000);
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+        ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
         int n = entries.size();
         long[] index = new long[n * 16];
         UUID[] ids = new UUID[n];
@@ -123,7 +123,7 @@ final class ReliableBits {
                         corners = first.corners().scaled(s, s);
                     }
                     RgbImage card = CardWarp.warp(source, corners, CardWarp.CARD_WIDTH, CardWarp.CARD_HEIGHT);
-                    List<ArtSettings.Offset> offsets = ArtSettings.FROZEN.offsets();
+                    List<FingerprintSettings.Offset> offsets = FingerprintSettings.FROZEN.offsets();
                     long[][] bits = new long[offsets.size()][];
                     double[][] diffs = new double[offsets.size()][];
                     for (int q = 0; q < offsets.size(); q++) {
@@ -245,13 +245,13 @@ final class ReliableBits {
      * computed as {@link ArtFingerprint#compute} computes the means (each photo checks that a bit is set exactly where
      * its difference is above 0).
      */
-    static double[] differences(RgbImage image, ArtSettings.Offset offset) {
-        ArtSettings settings = ArtSettings.FROZEN;
+    static double[] differences(RgbImage image, FingerprintSettings.Offset offset) {
+        FingerprintSettings settings = FingerprintSettings.FROZEN;
         int w = image.width();
         int h = image.height();
         int cols = settings.cols();
         int rows = settings.rows();
-        ArtSettings.Box box = settings.box();
+        FingerprintSettings.Box box = settings.box();
         double bw = box.x1() - box.x0();
         double bh = box.y1() - box.y0();
         double left = ((box.x0() + offset.dx()) + offset.inset() * bw) * w;

@@ -3,12 +3,12 @@ package dev.cardcatalog.bench;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.scan.UploadDecoder;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.scan.CaptureQueries;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.scan.UploadDecoder;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.TestImageFiles;
@@ -65,8 +65,8 @@ public final class ScaledDecodeBench {
         final int n = artworks;
         List<ArtIndexFile.Entry> entries = IntStream.range(0, n).parallel().mapToObj(seed -> new ArtIndexFile.Entry(
                 id(seed), ArtFingerprint.compute(decode(plain, CardArtGenerator.smallJpeg(seed)),
-                        ArtSettings.FROZEN.zeroOffset()))).toList();
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+                        FingerprintSettings.FROZEN.zeroOffset()))).toList();
+        ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
         System.out.printf(Locale.ROOT, "index: %d artworks (146x204); load average %s%n", n, load());
 
         int max = 20 << 20;
@@ -78,7 +78,8 @@ public final class ScaledDecodeBench {
             for (int r = 2; r <= 8; r *= 2) {
                 int floor = (longer + r - 1) / r;
                 if (floor <= 1024) {
-                    ways.add(new Way("scaled 1/" + r, new UploadDecoder(max, 8192, 8192L * 8192L, 1024, floor)));
+                    ways.add(new Way("scaled 1/" + r,
+                            new UploadDecoder(max, 8192, 8192L * 8192L, 1024, floor).imageDecoder()));
                 }
             }
             for (String kind : List.of("clean", "capture")) {

@@ -1,8 +1,8 @@
 package dev.cardcatalog.bench;
 
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.JpegStructure;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.JpegStructure;
 import dev.cardcatalog.scan.CardFinder;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;
@@ -32,7 +32,7 @@ import java.util.Arrays;
 public final class StageTimes {
     public static void main(String[] args) throws Exception {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        ArtMatcher matcher = ArtMatcher.load(Path.of(args[0]), ArtSettings.FROZEN.digest());
+        ArtMatcher matcher = ArtMatcher.load(Path.of(args[0]), FingerprintSettings.FROZEN.digest());
         int repeats = Integer.parseInt(args[1]);
         UploadDecoder decoder = MatchResource.uploadDecoder();
         PhotoMatch match = new PhotoMatch();

@@ -4,8 +4,8 @@ import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.scan.CaptureQueries;
 import dev.cardcatalog.scan.CardWarp;
 import dev.cardcatalog.scan.MatchResource;
@@ -65,7 +65,7 @@ final class TrueCorners {
         int photos = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         CaptureSimulator.Severity severity = CaptureSimulator.Severity.valueOf(args.length > 2 ? args[2] : "HARSH");
         List<ArtIndexFile.Entry> entries = ArtBench.buildIndex(50_000, 1_000);
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+        ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
         PhotoMatch match = new PhotoMatch();
         long t0 = System.nanoTime();
         List<Seen> seen = IntStream.range(0, photos).parallel()

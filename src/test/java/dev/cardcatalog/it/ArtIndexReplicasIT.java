@@ -4,8 +4,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cardcatalog.scan.ExifImages;
 import dev.cardcatalog.testing.CaptureSimulator;
+import dev.cardcatalog.testing.ExifImages;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ServiceProcess;
 import dev.cardcatalog.testing.TestDatabase;

@@ -1,14 +1,16 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ImageDecoder;
+import dev.cardcatalog.image.ImageDecoder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cardcatalog.testing.SampleArtworks;
 import dev.cardcatalog.testing.ArtProfile;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
+import dev.cardcatalog.testing.ExifImages;
+import dev.cardcatalog.testing.Pictures;
+import dev.cardcatalog.testing.SampleArtworks;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.TestImageFiles;
 import io.quarkus.test.common.WithTestResource;
@@ -54,7 +56,7 @@ class CaptureOrientationTest {
     void aCardsOwnImageStoredWithEachOrientationMatchesAtDistanceZero() throws Exception {
         // The case: the stand-in's own small image, stored turned (or mirrored) with the tag that says so.
         for (String artwork : List.of(artworks.get(0), artworks.get(artworks.size() / 2))) {
-            BufferedImage upright = ImageOrientationTest.image(
+            BufferedImage upright = Pictures.picture(
                     DECODER.decode(CardArtGenerator.smallJpeg(seed(artwork))));
             for (int value = 1; value <= 8; value++) {
                 for (ByteOrder order : List.of(ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN)) {
@@ -81,7 +83,7 @@ class CaptureOrientationTest {
             // those the service decodes the stored JPEG to: its upload decoder scales a capture this large (1/2 or
             // 1/4, MatchResource.SCALED_FLOOR) while the PNG, below its floor, is read as it is.
             byte[] shown = TestImageFiles.png(ExifImages.displayed(
-                    ImageOrientationTest.image(MatchResource.uploadDecoder().decode(stored)), value));
+                    Pictures.picture(MatchResource.uploadDecoder().decode(stored)), value));
 
             JsonPath answer = match("image/jpeg", photo);
 
@@ -96,7 +98,7 @@ class CaptureOrientationTest {
     @Test
     void aCaptureTurnedWithoutATagMatchesAtTheTurnThatUndoesIt() throws Exception {
         for (String artwork : List.of(artworks.get(3), artworks.get(artworks.size() - 5))) {
-            BufferedImage upright = ImageOrientationTest.image(
+            BufferedImage upright = Pictures.picture(
                     DECODER.decode(CaptureSimulator.captureJpeg(seed(artwork), 3_000)));
             JsonPath straight = match("image/png", TestImageFiles.png(upright));
             assertThat(straight.getString("matches[0].illustration_id")).isEqualTo(artwork);

@@ -10,8 +10,8 @@ import boofcv.alg.misc.ImageMiscOps;
 import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayU8;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.PhotoSimulator;
@@ -548,7 +548,7 @@ class CardFinderTest {
         // search's first (a 4:3 photo is first taken whole, as a guide crop would be, with two checks)
         AtomicLong now = new AtomicLong();
         UploadDeadline deadline = UploadDeadline.after(Duration.ofMillis(2500), () -> now.getAndAdd(1_000_000_000L));
-        ArtMatcher matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), List.of());
+        ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), List.of());
         assertThatThrownBy(() -> new PhotoMatch().match(upright, matcher, deadline))
                 .isInstanceOf(ProblemException.class).hasMessageContaining("finding the cards");
     }

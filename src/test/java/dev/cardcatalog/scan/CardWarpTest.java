@@ -7,7 +7,7 @@ import boofcv.alg.distort.PointTransformHomography_F32;
 import boofcv.alg.interpolate.InterpolationType;
 import boofcv.struct.border.BorderType;
 import boofcv.struct.image.InterleavedU8;
-import dev.cardcatalog.art.RgbImage;
+import dev.cardcatalog.image.RgbImage;
 import java.util.Random;
 import org.ejml.data.FMatrixRMaj;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.PhotoSimulator;
@@ -178,12 +178,12 @@ class CardsThatLookLikePagesTest {
                             CardArtGenerator.SMALL_JPEG_QUALITY);
             try {
                 return new ArtIndexFile.Entry(artworkId(seed), ArtFingerprint.compute(DECODER.decode(jpeg),
-                        ArtSettings.FROZEN.zeroOffset()));
+                        FingerprintSettings.FROZEN.zeroOffset()));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         }).toList();
-        return ArtMatcher.of(ArtSettings.FROZEN.digest(), entries);
+        return ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
     }
 
 }

@@ -8,8 +8,8 @@ import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtIndexName;
 import dev.cardcatalog.art.ArtIndexStore;
-import dev.cardcatalog.art.ArtSettings;
-import dev.cardcatalog.art.ImageDecoder;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.ImageDecoder;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
@@ -69,9 +69,9 @@ class HostileUploadsTest {
         for (int seed = 0; seed < 5; seed++) {
             entries.add(new ArtIndexFile.Entry(UUID.nameUUIDFromBytes(("hostile-" + seed).getBytes(
                     StandardCharsets.UTF_8)), ArtFingerprint.compute(new ImageDecoder().decode(
-                            CardArtGenerator.smallJpeg(seed)), ArtSettings.FROZEN.zeroOffset())));
+                            CardArtGenerator.smallJpeg(seed)), FingerprintSettings.FROZEN.zeroOffset())));
         }
-        String digest = ArtSettings.FROZEN.digest();
+        String digest = FingerprintSettings.FROZEN.digest();
         byte[] bytes = ArtIndexFile.gzip(digest, entries);
         store.publish(ArtIndexName.of("default-cards-20261201000000", digest, entries.size(), bytes), bytes, entries);
     }

@@ -1,12 +1,12 @@
 package dev.cardcatalog.scan;
 
-import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.art.ArtIndexStore;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtIndexName;
+import dev.cardcatalog.art.ArtIndexStore;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
 import static dev.cardcatalog.testing.TestUsers.anonymous;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,13 +75,13 @@ class MatchUploadsTest {
             byte[] fingerprint;
             try {
                 fingerprint = ArtFingerprint.compute(new ImageDecoder().decode(CardArtGenerator.smallJpeg(seed)),
-                        ArtSettings.FROZEN.zeroOffset());
+                        FingerprintSettings.FROZEN.zeroOffset());
             } catch (ImageDecodeException e) {
                 throw new AssertionError(e);
             }
             entries.add(new ArtIndexFile.Entry(artworkId(seed), fingerprint));
         }
-        String digest = ArtSettings.FROZEN.digest();
+        String digest = FingerprintSettings.FROZEN.digest();
         byte[] bytes = ArtIndexFile.gzip(digest, entries);
         store.publish(ArtIndexName.of("default-cards-20261201000000", digest, entries.size(), bytes), bytes, entries);
     }

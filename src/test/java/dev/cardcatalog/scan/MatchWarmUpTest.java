@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ArtSettings;
+import dev.cardcatalog.art.FingerprintSettings;
 import io.quarkus.runtime.StartupEvent;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +28,7 @@ class MatchWarmUpTest {
 
     /** As {@link MatchResource#rehearse}: the uploads' decoder and card finder, no deadline. */
     private static List<PhotoMatch.Found> rehearse(byte[] photo, ArtMatcher matcher)
-            throws dev.cardcatalog.art.ImageDecodeException {
+            throws dev.cardcatalog.image.ImageDecodeException {
         return PHOTO_MATCH.match(UprightPhoto.decode(photo, DECODER, UploadDeadline.none()), matcher,
                 UploadDeadline.none());
     }
@@ -63,7 +63,8 @@ class MatchWarmUpTest {
         assertThat(INDEX.size()).isEqualTo(MatchWarmUp.ARTWORKS);
         int closest = Integer.MAX_VALUE;
         for (int k = 0; k < MatchWarmUp.ARTWORKS; k++) {
-            byte[] own = ArtFingerprint.compute(MatchWarmUp.rgb(MatchWarmUp.card(k)), ArtSettings.FROZEN.zeroOffset());
+            byte[] own = ArtFingerprint.compute(MatchWarmUp.rgb(MatchWarmUp.card(k)),
+                    FingerprintSettings.FROZEN.zeroOffset());
             List<ArtMatcher.Match> nearest = INDEX.nearest(new byte[][] {own}, 2);
             assertThat(nearest.get(0).artworkId()).isEqualTo(MatchWarmUp.artwork(k));
             assertThat(nearest.get(0).distance()).isZero();
@@ -92,7 +93,7 @@ class MatchWarmUpTest {
     void aCardThatIsNotTheDrawnOneIsNotCounted() throws Exception {
         byte[] other = new byte[ArtFingerprint.BYTES];
         java.util.Arrays.fill(other, (byte) 0x5A);
-        ArtMatcher elsewhere = ArtMatcher.of(ArtSettings.FROZEN.digest(),
+        ArtMatcher elsewhere = ArtMatcher.of(FingerprintSettings.FROZEN.digest(),
                 List.of(new ArtIndexFile.Entry(UUID.randomUUID(), other)));
         assertThat(MatchWarmUp.run((photo, matcher) -> rehearse(photo, elsewhere), PHOTOS, INDEX, 1)).isZero();
     }

@@ -2,14 +2,17 @@ package dev.cardcatalog.scan;
 
 import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 
-import dev.cardcatalog.testing.JpegSegments;
-import dev.cardcatalog.art.ArtSettings;
 import dev.cardcatalog.art.ArtFingerprint;
-import dev.cardcatalog.art.RgbImage;
-import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.ImageDecodeException;
-import dev.cardcatalog.art.ImageDecoder;
 import dev.cardcatalog.art.ArtIndexFile;
+import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.image.ImageDecodeException;
+import dev.cardcatalog.image.ImageDecoder;
+import dev.cardcatalog.image.ImageOrientation;
+import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.image.ScaledJpegDecoder;
+import dev.cardcatalog.testing.ExifImages;
+import dev.cardcatalog.testing.JpegSegments;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -56,16 +59,16 @@ class ScaledJpegDecodingTest {
     /** The same limits as the upload decoder, without the scaled path: what ImageIO's path gives. */
     private static final ImageDecoder IMAGEIO = new ImageDecoder(MatchResource.MAX_BODY_BYTES, 8192,
             8192L * 8192L, MatchResource.MAX_DECODED_SIDE);
-    private static final ImageDecoder UPLOADS = MatchResource.uploadDecoder();
+    private static final ImageDecoder UPLOADS = MatchResource.uploadDecoder().imageDecoder();
 
     private static ArtMatcher matcher;
 
     @BeforeAll
     static void indexTheGeneratedArtworks() {
         ImageDecoder plain = new ImageDecoder();
-        matcher = ArtMatcher.of(ArtSettings.FROZEN.digest(), IntStream.range(0, ARTWORKS).parallel()
+        matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), IntStream.range(0, ARTWORKS).parallel()
                 .mapToObj(seed -> new ArtIndexFile.Entry(artworkId(seed), ArtFingerprint.compute(
-                        decode(plain, CardArtGenerator.smallJpeg(seed)), ArtSettings.FROZEN.zeroOffset())))
+                        decode(plain, CardArtGenerator.smallJpeg(seed)), FingerprintSettings.FROZEN.zeroOffset())))
                 .toList());
     }
 

@@ -9,6 +9,7 @@ import dev.cardcatalog.testing.Browser;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.CardCatalogTestResource;
+import dev.cardcatalog.testing.ExifImages;
 import dev.cardcatalog.testing.ImageHostFront;
 import dev.cardcatalog.testing.PhotoSimulator;
 import dev.cardcatalog.testing.PrometheusText;

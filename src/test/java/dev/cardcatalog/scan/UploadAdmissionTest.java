@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.cardcatalog.art.JpegStructure;
+import dev.cardcatalog.image.JpegStructure;
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.testing.CaptureSimulator;
@@ -203,7 +203,7 @@ class UploadAdmissionTest {
     private static JpegStructure walk(byte[] jpeg) {
         try {
             return JpegStructure.scan(jpeg);
-        } catch (dev.cardcatalog.art.ImageDecodeException e) {
+        } catch (dev.cardcatalog.image.ImageDecodeException e) {
             throw new AssertionError(e);
         }
     }

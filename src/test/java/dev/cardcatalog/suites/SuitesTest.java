@@ -2,8 +2,10 @@ package dev.cardcatalog.suites;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.junit.ArchTest;
 import io.quarkus.test.junit.TestProfile;
 import java.io.IOException;
+import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +37,7 @@ class SuitesTest {
     void everyTestClassIsInExactlyOneSuite() throws IOException {
         List<Class<?>> classes = testClasses();
         assertThat(classes).as("test classes found under %s", TEST_CLASSES).hasSizeGreaterThan(50)
-                .contains(SuitesTest.class);
+                .contains(SuitesTest.class).extracting(Class::getName).contains("dev.cardcatalog.PackageArrowsTest");
         List<String> inNone = new ArrayList<>();
         for (Class<?> type : classes) {
             String name = type.getName();
@@ -85,6 +87,8 @@ class SuitesTest {
         assertThat(suite("dev.cardcatalog.platform.MonitoringTest")).isEqualTo("ServiceSuite");
         assertThat(suite("dev.cardcatalog.scan.CardFinderTest")).isEqualTo("ServiceSuite");
         assertThat(suite("dev.cardcatalog.scan.CardWarpTest")).isEqualTo("ArtAndScanSuite");
+        assertThat(suite("dev.cardcatalog.image.ImageDecoderTest")).isEqualTo("ArtAndScanSuite");
+        assertThat(suite("dev.cardcatalog.PackageArrowsTest")).isEqualTo("ServiceSuite");
     }
 
     static String suite(String className) {
@@ -92,7 +96,10 @@ class SuitesTest {
                 .findFirst().orElse("ServiceSuite");
     }
 
-    /** The top-level classes under target/test-classes with a JUnit Jupiter test method. */
+    /**
+     * The top-level classes under target/test-classes with a JUnit Jupiter test method, or an ArchUnit rule
+     * ({@code @ArchTest}), which ArchUnit's engine runs inside the same suites.
+     */
     static List<Class<?>> testClasses() throws IOException {
         List<Class<?>> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(TEST_CLASSES)) {
@@ -101,7 +108,9 @@ class SuitesTest {
             for (Path file : topLevel) {
                 String name = TEST_CLASSES.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
                 Class<?> type = load(name);
-                if (Arrays.stream(type.getDeclaredMethods()).anyMatch(SuitesTest::isTest)) {
+                if (Arrays.stream(type.getDeclaredMethods()).anyMatch(SuitesTest::isTest)
+                        || Arrays.stream(type.getDeclaredFields()).anyMatch(SuitesTest::isArchTest)
+                        || Arrays.stream(type.getDeclaredMethods()).anyMatch(SuitesTest::isArchTest)) {
                     found.add(type);
                 }
             }
@@ -113,6 +122,10 @@ class SuitesTest {
         return Arrays.stream(method.getAnnotations()).anyMatch(a -> a.annotationType().getName()
                 .matches("org\\.junit\\.jupiter\\.(api\\.(Test|RepeatedTest|TestFactory|TestTemplate)"
                         + "|params\\.ParameterizedTest)"));
+    }
+
+    static boolean isArchTest(AnnotatedElement member) {
+        return member.isAnnotationPresent(ArchTest.class);
     }
 
     static Class<?> load(String name) {

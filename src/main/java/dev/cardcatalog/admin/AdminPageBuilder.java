@@ -21,12 +21,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Builds the admin page from the job ledger (SERVICE.md §8): a panel per job kind saying in words where it
- * stands, the newest runs of each kind, and a page of the jobs list. Every time is read from the service's clock.
- * Five short queries a render, plus one per listed job for its runs (see docs/benchmarks.md).
+ * Builds the admin page's content, an {@link AdminPage}, from the job ledger (SERVICE.md §8): a panel per job kind
+ * saying in words where it stands, the newest runs of each kind, and a page of the jobs list. Every time is read
+ * from the service's clock. Five short queries a render, plus one per listed job for its runs (see
+ * docs/benchmarks.md).
  */
 @ApplicationScoped
-public class AdminPages {
+public class AdminPageBuilder {
 
     /** The filters of the jobs list, in the order shown (SERVICE.md §8). */
     static final List<JobState> FILTERS = List.of(JobState.FAILED, JobState.WAITING, JobState.RUNNING, JobState.QUEUED);
@@ -40,7 +41,7 @@ public class AdminPages {
     private final AdminConfig config;
     private final Clock clock;
 
-    public AdminPages(JobQueries queries, JobConfig jobConfig, AdminConfig config, Clock clock) {
+    public AdminPageBuilder(JobQueries queries, JobConfig jobConfig, AdminConfig config, Clock clock) {
         this.queries = queries;
         this.jobConfig = jobConfig;
         this.config = config;
@@ -137,7 +138,7 @@ public class AdminPages {
         if (job == null) {
             return "The";
         }
-        return queries.view(job).flatMap(v -> JobKind.fromWire(v.kind())).map(AdminPages::title).orElse("The");
+        return queries.view(job).flatMap(v -> JobKind.fromWire(v.kind())).map(AdminPageBuilder::title).orElse("The");
     }
 
     static String title(JobKind kind) {
@@ -410,7 +411,7 @@ public class AdminPages {
             default -> null;
         };
         String state = job.state() == JobState.RUNNING && job.interrupted() ? "interrupted" : job.state().wire();
-        return new AdminPage.JobRow(link(job.id()), JobKind.fromWire(job.kind()).map(AdminPages::title)
+        return new AdminPage.JobRow(link(job.id()), JobKind.fromWire(job.kind()).map(AdminPageBuilder::title)
                 .orElse(job.kind()), state, job.trigger(), Times.relative(job.createdAt(), now),
                 Times.utc(job.createdAt()), detail, action, cancelAction(job), traceHref(job.traceId()));
     }

@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
 
 /**
  * Decoded pixels: 8-bit R, G, B per pixel, no alpha, no colour management (FINGERPRINT.md §1: what ImageMagick's

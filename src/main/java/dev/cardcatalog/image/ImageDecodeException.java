@@ -1,4 +1,6 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
+
+import java.util.function.BooleanSupplier;
 
 /**
  * An image body that {@link ImageDecoder} refused or could not decode (SERVICE.md §5.4). The message is a short
@@ -46,5 +48,16 @@ public final class ImageDecodeException extends Exception {
     /** Why decoding failed. */
     public Kind kind() {
         return kind;
+    }
+
+    /**
+     * Throws {@link Kind#STOPPED} when {@code stop} is given and holds.
+     *
+     * @param stop the caller's condition, or null (never)
+     */
+    static void throwIfStopped(BooleanSupplier stop) throws ImageDecodeException {
+        if (stop != null && stop.getAsBoolean()) {
+            throw new ImageDecodeException(Kind.STOPPED, "the decode was stopped by its caller");
+        }
     }
 }

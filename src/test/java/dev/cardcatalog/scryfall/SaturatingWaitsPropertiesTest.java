@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * digits and IMF-fixdates from year 1 to 9999, read at "now"s across the same range. Plain JUnit over a seeded
  * {@link Random}, as {@link RetryAfterPropertiesTest} explains; rerun a failure with {@code -Dwaits.seed=<seed>}.
  */
-class WaitsPropertiesTest {
+class SaturatingWaitsPropertiesTest {
 
     private static final long SEED = Long.getLong("waits.seed", new SplittableRandom().nextLong());
     private static final int TRIES = 2000;
@@ -40,21 +40,23 @@ class WaitsPropertiesTest {
             assertThat(wait.isNegative()).as(sample).isFalse();
             Duration window = QuietWindow.window(wait, CAP);
             assertThat(window).as(sample).isLessThanOrEqualTo(CAP).isLessThanOrEqualTo(wait);
-            Instant until = Waits.after(now, wait);
-            assertThat(until).as(sample).isAfterOrEqualTo(now).isBeforeOrEqualTo(Waits.LATEST);
-            assertThat(Waits.after(now, window)).as(sample).isBeforeOrEqualTo(now.plus(CAP));
-            assertThat(Waits.toMillis(wait)).as(sample).isNotNegative();
-            assertThat(Waits.toSeconds(wait)).as(sample).isNotNegative();
+            Instant until = SaturatingWaits.after(now, wait);
+            assertThat(until).as(sample).isAfterOrEqualTo(now).isBeforeOrEqualTo(SaturatingWaits.LATEST);
+            assertThat(SaturatingWaits.after(now, window)).as(sample).isBeforeOrEqualTo(now.plus(CAP));
+            assertThat(SaturatingWaits.toMillis(wait)).as(sample).isNotNegative();
+            assertThat(SaturatingWaits.toSeconds(wait)).as(sample).isNotNegative();
         }
     }
 
     @Test
     void theEdgesSaturate() {
         Duration longest = Duration.ofSeconds(Long.MAX_VALUE, 999_999_999);
-        assertThat(Waits.toMillis(longest)).isEqualTo(Long.MAX_VALUE);
-        assertThat(Waits.after(Instant.parse("2026-11-30T12:00:00Z"), longest)).isEqualTo(Waits.LATEST);
-        assertThat(Waits.after(Waits.LATEST, Duration.ofSeconds(1))).isEqualTo(Waits.LATEST);
-        assertThat(Waits.toMillis(Duration.ofSeconds(-5))).isZero();
+        assertThat(SaturatingWaits.toMillis(longest)).isEqualTo(Long.MAX_VALUE);
+        assertThat(SaturatingWaits.after(Instant.parse("2026-11-30T12:00:00Z"), longest))
+                .isEqualTo(SaturatingWaits.LATEST);
+        assertThat(SaturatingWaits.after(SaturatingWaits.LATEST, Duration.ofSeconds(1)))
+                .isEqualTo(SaturatingWaits.LATEST);
+        assertThat(SaturatingWaits.toMillis(Duration.ofSeconds(-5))).isZero();
         assertThat(QuietWindow.window(longest, CAP)).isEqualTo(CAP);
         assertThat(RetryAfter.parse("9".repeat(100), Instant.EPOCH)).contains(Duration.ofSeconds(Long.MAX_VALUE));
     }

@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
 
 import java.util.Locale;
 

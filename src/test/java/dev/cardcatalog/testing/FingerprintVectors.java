@@ -1,7 +1,8 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cardcatalog.image.RgbImage;
 import java.awt.image.BufferedImage;
 import java.awt.image.Raster;
 import java.io.IOException;
@@ -10,14 +11,14 @@ import java.io.UncheckedIOException;
 import javax.imageio.ImageIO;
 
 /** Loads the known-answer vectors copied from shared/data/fingerprint-vectors (see the README there). */
-final class FingerprintVectors {
+public final class FingerprintVectors {
 
-    static final String DIR = "/fingerprint-vectors/";
+    public static final String DIR = "/fingerprint-vectors/";
 
     private FingerprintVectors() {
     }
 
-    static JsonNode json() {
+    public static JsonNode json() {
         try (InputStream in = resource("vectors.json")) {
             return new ObjectMapper().readTree(in);
         } catch (IOException e) {
@@ -25,7 +26,7 @@ final class FingerprintVectors {
         }
     }
 
-    static byte[] bytes(String file) {
+    public static byte[] bytes(String file) {
         try (InputStream in = resource(file)) {
             return in.readAllBytes();
         } catch (IOException e) {
@@ -34,7 +35,7 @@ final class FingerprintVectors {
     }
 
     /** The PNG's pixels read straight from its raster (8-bit RGB, no colour conversion). */
-    static RgbImage png(String file) {
+    public static RgbImage png(String file) {
         try (InputStream in = resource(file)) {
             BufferedImage img = ImageIO.read(in);
             Raster raster = img.getRaster();

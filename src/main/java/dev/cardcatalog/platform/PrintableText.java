@@ -8,8 +8,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Untrusted text made fit to echo (SERVICE.md §7): anything taken from input (a header, a card field, a URL, a
- * body) passes through here before it reaches a log line, a problem detail or a Kafka header.
+ * Untrusted text made printable and bounded, fit to echo (SERVICE.md §7): anything taken from input (a header, a
+ * card field, a URL, a body) passes through here before it reaches a log line, a problem detail or a Kafka header.
  *
  * <p>The result is printable and bounded:
  * <ul>
@@ -24,14 +24,14 @@ import java.nio.charset.StandardCharsets;
  * can pass through a second, central escape (an exception's constructor) unchanged. A backslash in the input may
  * therefore read like one of the escapes; it is still printable and harmless.
  */
-public final class Echo {
+public final class PrintableText {
 
     /** The default bound: code points of input shown before the ellipsis. */
     public static final int MAX = 200;
 
     private static final String ELLIPSIS = "…";
 
-    private Echo() {
+    private PrintableText() {
     }
 
     /** {@code text} escaped and cut at {@link #MAX} code points; {@code "null"} for null. */

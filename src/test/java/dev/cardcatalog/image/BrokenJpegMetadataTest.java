@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
 
 import static dev.cardcatalog.testing.JpegSegments.afterApp0;
 import static dev.cardcatalog.testing.JpegSegments.concat;
@@ -7,6 +7,7 @@ import static dev.cardcatalog.testing.JpegSegments.segment;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.TestImageFiles;
 import java.awt.color.ColorSpace;

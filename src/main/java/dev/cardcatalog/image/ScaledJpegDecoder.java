@@ -1,6 +1,5 @@
-package dev.cardcatalog.scan;
+package dev.cardcatalog.image;
 
-import dev.cardcatalog.art.RgbImage;
 import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.leptonica.PIX;
 import org.bytedeco.leptonica.global.leptonica;
@@ -28,7 +27,7 @@ import org.jboss.logging.Logger;
  * <p>Stateless and thread-safe: each call has its own libjpeg decompressor; the native image is freed before the
  * call returns.
  */
-final class ScaledJpegDecoder {
+public final class ScaledJpegDecoder {
 
     private static final Logger LOG = Logger.getLogger(ScaledJpegDecoder.class);
 
@@ -36,12 +35,12 @@ final class ScaledJpegDecoder {
     }
 
     /** Whether the native decoder loaded on this platform (decided, and logged at INFO, on the first call). */
-    static boolean available() {
+    public static boolean available() {
         return Native.LOADED;
     }
 
     /** Why the native decoder did not load, or null when it did. */
-    static String unavailableReason() {
+    public static String unavailableReason() {
         return Native.REASON;
     }
 
@@ -57,7 +56,7 @@ final class ScaledJpegDecoder {
      *         decoded by ImageIO
      * @throws IllegalArgumentException when {@code reduction} is not 1, 2, 4 or 8
      */
-    static RgbImage decode(byte[] jpeg, int reduction) {
+    public static RgbImage decode(byte[] jpeg, int reduction) {
         return decode(jpeg, reduction, 0, 0);
     }
 
@@ -70,7 +69,7 @@ final class ScaledJpegDecoder {
      * @param width  the width expected, in pixels; 0: any
      * @param height the height expected, in pixels; 0: any
      */
-    static RgbImage decode(byte[] jpeg, int reduction, int width, int height) {
+    public static RgbImage decode(byte[] jpeg, int reduction, int width, int height) {
         if (reduction != 1 && reduction != 2 && reduction != 4 && reduction != 8) {
             throw new IllegalArgumentException("reduction must be 1, 2, 4 or 8, not " + reduction);
         }

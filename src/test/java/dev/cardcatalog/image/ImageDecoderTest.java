@@ -1,5 +1,8 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
 
+import dev.cardcatalog.art.ArtFingerprint;
+import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.testing.FingerprintVectors;
 import dev.cardcatalog.testing.JpegSegments;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -72,8 +75,8 @@ class ImageDecoderTest {
         byte[] baseline = TestImageFiles.jpeg(card, 0.85f);
         RgbImage image = decoder.decode(progressive);
         assertArrayEquals(rawRgb(read(progressive, "com.sun.", false)), image.pixels());
-        int distance = ArtFingerprint.hamming(ArtFingerprint.compute(image, ArtSettings.FROZEN.zeroOffset()),
-                ArtFingerprint.compute(decoder.decode(baseline), ArtSettings.FROZEN.zeroOffset()));
+        int distance = ArtFingerprint.hamming(ArtFingerprint.compute(image, FingerprintSettings.FROZEN.zeroOffset()),
+                ArtFingerprint.compute(decoder.decode(baseline), FingerprintSettings.FROZEN.zeroOffset()));
         assertTrue(distance <= 40, "progressive vs baseline: " + distance + " bits");
     }
 

@@ -1,6 +1,5 @@
-package dev.cardcatalog.scan;
+package dev.cardcatalog.image;
 
-import dev.cardcatalog.art.RgbImage;
 import com.twelvemonkeys.imageio.metadata.Directory;
 import com.twelvemonkeys.imageio.metadata.Entry;
 import com.twelvemonkeys.imageio.metadata.jpeg.JPEG;
@@ -100,7 +99,7 @@ public final class ImageOrientation {
      * {@code [fromY, toY)} of the result (in its coordinates); the others are left 0. For callers that read only
      * that region (the art box), so the rest is not copied.
      */
-    static int[] turn(RgbImage image, int orientation, int fromX, int fromY, int toX, int toY) {
+    public static int[] turn(RgbImage image, int orientation, int fromX, int fromY, int toX, int toY) {
         return turn(image, orientation, fromX, fromY, toX, toY, null);
     }
 
@@ -110,7 +109,7 @@ public final class ImageOrientation {
      *
      * @param into null (a new array), or an array of at least the image's pixels
      */
-    static int[] turn(RgbImage image, int orientation, int fromX, int fromY, int toX, int toY, int[] into) {
+    public static int[] turn(RgbImage image, int orientation, int fromX, int fromY, int toX, int toY, int[] into) {
         final int w = image.width();
         final int h = image.height();
         final int[] in = image.pixels();

@@ -3,38 +3,39 @@ package dev.cardcatalog.art;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cardcatalog.testing.FingerprintVectors;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
-class ArtSettingsTest {
+class FingerprintSettingsTest {
 
     @Test
     void digestIsTheFirstSixteenHexOfSha256OfTheCanonicalJson() {
-        assertEquals("aa574ad30218cd69", ArtSettings.FROZEN.digest());
-        assertEquals(ArtSettings.FROZEN_DIGEST, ArtSettings.FROZEN.digest());
-        assertEquals(218, ArtSettings.FROZEN.canonicalJson().length);
+        assertEquals("aa574ad30218cd69", FingerprintSettings.FROZEN.digest());
+        assertEquals(FingerprintSettings.FROZEN_DIGEST, FingerprintSettings.FROZEN.digest());
+        assertEquals(218, FingerprintSettings.FROZEN.canonicalJson().length);
     }
 
     @Test
     void digestMatchesTheKnownAnswerVectors() {
-        assertEquals(FingerprintVectors.json().get("settingsDigest").asText(), ArtSettings.FROZEN.digest());
+        assertEquals(FingerprintVectors.json().get("settingsDigest").asText(), FingerprintSettings.FROZEN.digest());
     }
 
     @Test
     void canonicalJsonDescribesTheSameNumbersAsTheFields() {
         // Render the fields the way Ruby's JSON.generate does for these values (integral numbers without a
         // decimal point, others in shortest form) and compare with the stored bytes.
-        ArtSettings s = ArtSettings.FROZEN;
+        FingerprintSettings s = FingerprintSettings.FROZEN;
         StringBuilder json = new StringBuilder();
-        ArtSettings.Box b = s.box();
+        FingerprintSettings.Box b = s.box();
         json.append("{\"box\":{\"x0\":").append(num(b.x0())).append(",\"x1\":").append(num(b.x1()))
                 .append(",\"y0\":").append(num(b.y0())).append(",\"y1\":").append(num(b.y1())).append("},");
         json.append("\"grid\":[").append(s.cols()).append(',').append(s.rows()).append("],\"offsets\":[");
-        List<ArtSettings.Offset> offsets = s.offsets();
+        List<FingerprintSettings.Offset> offsets = s.offsets();
         for (int k = 0; k < offsets.size(); k++) {
-            ArtSettings.Offset o = offsets.get(k);
+            FingerprintSettings.Offset o = offsets.get(k);
             json.append(k == 0 ? "" : ",").append("{\"dx\":").append(num(o.dx())).append(",\"dy\":").append(num(o.dy()));
             if (o.inset() != 0) {
                 json.append(",\"inset\":").append(num(o.inset()));
@@ -48,7 +49,7 @@ class ArtSettingsTest {
     @Test
     void settingsAgreeWithTheVectorFile() {
         JsonNode settings = FingerprintVectors.json().get("settings");
-        ArtSettings s = ArtSettings.FROZEN;
+        FingerprintSettings s = FingerprintSettings.FROZEN;
         assertEquals(settings.get("box").get("x0").asDouble(), s.box().x0());
         assertEquals(settings.get("box").get("x1").asDouble(), s.box().x1());
         assertEquals(settings.get("box").get("y0").asDouble(), s.box().y0());
@@ -59,7 +60,7 @@ class ArtSettingsTest {
         assertEquals(offsets.size(), s.offsets().size());
         for (int k = 0; k < offsets.size(); k++) {
             JsonNode o = offsets.get(k);
-            assertEquals(new ArtSettings.Offset(o.path("dx").asDouble(0), o.path("dy").asDouble(0),
+            assertEquals(new FingerprintSettings.Offset(o.path("dx").asDouble(0), o.path("dy").asDouble(0),
                     o.path("inset").asDouble(0)), s.offsets().get(k), "offset " + k);
         }
     }

@@ -15,9 +15,12 @@ import java.util.List;
  * FINGERPRINT.md §2, stored here as they are (not produced by a JSON library, whose number formatting may differ
  * from Ruby's and JavaScript's). For these settings the digest is {@value #FROZEN_DIGEST}.
  *
+ * <p>These are not configuration: they must match the scanner's. The art build's configuration keys are
+ * {@link ArtConfig}'s.
+ *
  * <p>Instances are immutable. The only instance is {@link #FROZEN}.
  */
-public final class ArtSettings {
+public final class FingerprintSettings {
 
     /** The digest that {@link #FROZEN} must produce (FINGERPRINT.md §2, Collector ADR 0012). */
     public static final String FROZEN_DIGEST = "aa574ad30218cd69";
@@ -33,7 +36,7 @@ public final class ArtSettings {
             + "\"imageSize\":\"small\"}";
 
     /** The frozen settings of the art build and the match endpoint. */
-    public static final ArtSettings FROZEN = new ArtSettings(
+    public static final FingerprintSettings FROZEN = new FingerprintSettings(
             new Box(0.14, 0.86, 0.16, 0.5),
             17,
             16,
@@ -76,7 +79,8 @@ public final class ArtSettings {
     private final byte[] canonicalJson;
     private final String digest;
 
-    private ArtSettings(Box box, int cols, int rows, List<Offset> offsets, String imageSize, byte[] canonicalJson) {
+    private FingerprintSettings(Box box, int cols, int rows, List<Offset> offsets, String imageSize,
+            byte[] canonicalJson) {
         this.box = box;
         this.cols = cols;
         this.rows = rows;

@@ -8,7 +8,7 @@ import java.time.Instant;
  * ({@link RetryAfter}): every method saturates at its bounds and never throws (SERVICE.md §3.3). {@code Duration}'s
  * and {@code Instant}'s own methods throw {@code ArithmeticException} or {@code DateTimeException} beyond theirs.
  */
-public final class Waits {
+public final class SaturatingWaits {
 
     /**
      * The latest instant this service computes from a wait: the last second of year 9999 UTC. It is inside
@@ -16,7 +16,7 @@ public final class Waits {
      */
     public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
-    private Waits() {
+    private SaturatingWaits() {
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.cardcatalog.art;
+package dev.cardcatalog.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,5 @@
-package dev.cardcatalog.scan;
+package dev.cardcatalog.testing;
 
-import dev.cardcatalog.testing.JpegSegments;
 import com.twelvemonkeys.imageio.metadata.Entry;
 import com.twelvemonkeys.imageio.metadata.tiff.TIFF;
 import com.twelvemonkeys.imageio.metadata.tiff.TIFFEntry;
