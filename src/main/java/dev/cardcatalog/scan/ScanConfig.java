@@ -18,7 +18,7 @@ public interface ScanConfig {
      * The most photo matches ({@code POST /api/art-index/matches}) that read and decode their upload at once; the
      * available processors when absent. A match is CPU work from its first step to its last, so more at once than
      * cores only shares the cores: with twice as many, a 12 MP photo's match took 6 % more CPU and its p99 was 9 %
-     * longer (docs/benchmarks.md, issue 24, a seventeenth stop).
+     * longer (docs/benchmarks.md, "Why the match runs as it does").
      */
     OptionalInt matchConcurrency();
 
