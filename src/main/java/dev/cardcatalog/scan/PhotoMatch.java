@@ -139,8 +139,8 @@ public final class PhotoMatch {
      * Finer looks (the finer decode searched at {@code 2 × SEARCH_SIDE} pixels a side) that run at once on one
      * instance. A finer look's working images are some 80 bytes a searched pixel, about 64 MB for a 12 MP photo and
      * 85 MB for a square one, taken for the look and dropped after it; four at once ran the Deployment's 256 MB heap
-     * out and were answered 500 (issue 24, a sixteenth stop). The first looks keep their working images between
-     * photos and run as many at once as the match's turns allow.
+     * out and were answered 500 (docs/benchmarks.md, "Why the match runs as it does"). The first looks keep their
+     * working images between photos and run as many at once as the match's turns allow.
      */
     static final int FINER_LOOKS = 1;
 
