@@ -2,6 +2,8 @@ package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.scan.finder.CardFinder;
+import dev.cardcatalog.scan.finder.Quad;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.cardcatalog.bench;
 
 import dev.cardcatalog.image.RgbImage;
-import dev.cardcatalog.scan.CardFinder;
+import dev.cardcatalog.scan.finder.CardFinder;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;
-import dev.cardcatalog.scan.Quad;
+import dev.cardcatalog.scan.finder.Quad;
 import dev.cardcatalog.scan.UploadDeadline;
 import dev.cardcatalog.scan.UploadDecoder;
 import dev.cardcatalog.scan.UprightPhoto;

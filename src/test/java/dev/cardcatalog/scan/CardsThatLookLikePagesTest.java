@@ -7,6 +7,7 @@ import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.scan.finder.Quad;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.PhotoSimulator;

@@ -1,4 +1,4 @@
-package dev.cardcatalog.scan;
+package dev.cardcatalog.scan.finder;
 
 import boofcv.alg.filter.binary.ContourPacked;
 import boofcv.alg.filter.binary.GThresholdImageOps;
@@ -50,7 +50,7 @@ import org.ddogleg.struct.DogArray_I32;
  * An outline is kept when it is card-shaped (below) and an edge all round ({@link #edgeContrast}); one found again
  * by another binarization counts as support. A card gives several nested outlines (a sleeve or a pocket around it,
  * its own edge, the inside of its border); they are kept together as the outlines of one {@link FoundCard}, the
- * most supported first, and which one frames the card is decided by matching ({@link PhotoMatch}). On a busy
+ * most supported first, and which one frames the card is decided by matching (in {@code scan.PhotoMatch}). On a busy
  * surface, a card whose inside is mostly the surface's own colours is a patch of its pattern, not a card, and is
  * dropped ({@link #MIN_OFF_SURFACE}).
  *
@@ -58,7 +58,7 @@ import org.ddogleg.struct.DogArray_I32;
  * differ by at most 1.9 times (perspective), whose longer pair of sides is 0.95–2.3 times the shorter pair (a card is
  * 88 / 63 = 1.40; a tilt of 35° makes it 1.15–1.71 and perspective a little more), and whose area is at least
  * {@value #MIN_AREA_SHARE} of the photo's (a collection of 40 cards laid out in a grid gives each about 1.5 %, and a
- * photo holds up to {@value PhotoMatch#MAX_CARDS}).
+ * photo holds up to 64).
  *
  * <p>Cost, bounded before it starts: the search runs on the photo reduced by whole-pixel averaging to at most
  * {@value #SEARCH_SIDE} pixels on its longer side (about 8 float images of that size for the edge detector, 6.3 MB,
@@ -154,15 +154,15 @@ public final class CardFinder {
      * @param deadline the upload's deadline, checked between the steps and inside the loops
      * @return the cards found, at most one entry per card; empty when none is
      */
-    public List<FoundCard> find(RgbImage image, UploadDeadline deadline) {
+    public List<FoundCard> find(RgbImage image, Deadline deadline) {
         return find(image, SEARCH_SIDE, deadline);
     }
 
     /**
-     * As {@link #find(RgbImage, UploadDeadline)}, searching {@code image} reduced to at most {@code searchSide}
+     * As {@link #find(RgbImage, Deadline)}, searching {@code image} reduced to at most {@code searchSide}
      * pixels on its longer side.
      */
-    public List<FoundCard> find(RgbImage image, int searchSide, UploadDeadline deadline) {
+    public List<FoundCard> find(RgbImage image, int searchSide, Deadline deadline) {
         Buffers buffers = spare.poll();
         if (buffers == null) {
             buffers = new Buffers();
@@ -176,7 +176,7 @@ public final class CardFinder {
         }
     }
 
-    private List<FoundCard> find(RgbImage image, int searchSide, UploadDeadline deadline, Buffers buffers) {
+    private List<FoundCard> find(RgbImage image, int searchSide, Deadline deadline, Buffers buffers) {
         int factor = Math.max(1, (Math.max(image.width(), image.height()) + searchSide - 1) / searchSide);
         Reduced small = reduce(image, factor, buffers);
         GrayF32 grey = small.grey;
@@ -201,7 +201,7 @@ public final class CardFinder {
      *
      * @param hulls whether a contour no quadrilateral fits is fitted again as its convex hull ({@link Pool#add})
      */
-    private List<FoundCard> find(Reduced small, int factor, boolean hulls, UploadDeadline deadline,
+    private List<FoundCard> find(Reduced small, int factor, boolean hulls, Deadline deadline,
             Buffers buffers) {
         GrayF32 grey = small.grey;
         double minArea = MIN_AREA_SHARE * grey.width * grey.height;
@@ -469,7 +469,7 @@ public final class CardFinder {
 
     /**
      * The most {@link Buffers} kept for the next searches: twice the cores, enough for a replica whose operator
-     * lets twice the cores match at once ({@link ScanConfig#matchConcurrency()}; the cores by default). Only as many
+     * lets twice the cores match at once (the service's match concurrency, the cores by default). Only as many
      * are ever made as searches ran at once. A search beyond them takes working images of its own, some 10 MB that
      * live as long as the search: long enough to outlive a young collection, be promoted, and fill the old generation
      * (docs/benchmarks.md, issue 24, the collector's log).
@@ -499,7 +499,7 @@ public final class CardFinder {
         final double minArea;
         final boolean hulls;
         final int minPoints;
-        final UploadDeadline deadline;
+        final Deadline deadline;
         final Buffers buffers;
         final PolylineSplitMerge fit = new PolylineSplitMerge();
         final PolylineSplitMerge loose = new PolylineSplitMerge();
@@ -508,7 +508,7 @@ public final class CardFinder {
         final List<Double> contrast = new ArrayList<>();
         int fitted;
 
-        Pool(Reduced small, int factor, double minArea, boolean hulls, UploadDeadline deadline, Buffers buffers) {
+        Pool(Reduced small, int factor, double minArea, boolean hulls, Deadline deadline, Buffers buffers) {
             this.small = small;
             this.hulls = hulls;
             this.buffers = buffers;
@@ -1366,7 +1366,7 @@ public final class CardFinder {
      * The same outline clockwise as displayed, starting at the corner that makes side 0 a short side, of the two
      * short sides the one higher in the image (the card upright, or upside down: the match tries both).
      */
-    static Quad upright(Quad quad) {
+    public static Quad upright(Quad quad) {
         Quad q = quad.clockwise() ? quad : quad.reversed();
         double even = q.side(0) + q.side(2);
         double odd = q.side(1) + q.side(3);
@@ -1416,7 +1416,7 @@ public final class CardFinder {
         return cards;
     }
 
-    /** The most outlines kept of one card (each tried by the match three ways, {@link PhotoMatch}). */
+    /** The most outlines kept of one card (each tried by the match three ways). */
     static final int MAX_PER_CARD = 4;
 
     /** Degrees of {@link Quad#skew() skew} beyond the least skewed of a card's outlines that {@link FoundCard#edge} allows. */
