@@ -7,7 +7,9 @@ import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.scan.finder.CardFinder;
+import dev.cardcatalog.scan.finder.FoundCard;
 import dev.cardcatalog.scan.finder.Quad;
+import dev.cardcatalog.scan.finder.QuadFit;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.PhotoSimulator;
 import java.time.Duration;
@@ -121,12 +123,12 @@ class PhotoMatchRulesTest {
         // small image's layout (x 11-135, y 25-113 of 146 x 204), as found the same way (short side first)
         for (Quad card : List.of(Quad.of(100, 50, 226, 60, 220, 240, 90, 230), Quad.of(300, 80, 420, 190, 270, 360,
                 150, 250))) {
-            Quad upright = CardFinder.upright(card);
+            Quad upright = QuadFit.upright(card);
             double[] a = upright.at(11 / 146.0, 25 / 204.0);
             double[] b = upright.at(135 / 146.0, 25 / 204.0);
             double[] c = upright.at(135 / 146.0, 113 / 204.0);
             double[] d = upright.at(11 / 146.0, 113 / 204.0);
-            Quad artBox = CardFinder.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]));
+            Quad artBox = QuadFit.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]));
             double nearest = PhotoMatch.aroundArtBox(artBox).stream()
                     .mapToDouble(q -> Math.min(q.cornerDistance(upright), q.startingAt(2).cornerDistance(upright)))
                     .min().orElseThrow();
@@ -154,10 +156,10 @@ class PhotoMatchRulesTest {
      */
     private static double nearestOutlineTried(PhotoSimulator.Photo photo) throws Exception {
         UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
-        List<CardFinder.FoundCard> found = new CardFinder().find(upright.image(), UploadDeadline.none());
+        List<FoundCard> found = new CardFinder().find(upright.image(), UploadDeadline.none());
         double scale = (double) photo.width() / upright.image().width();
         double best = Double.MAX_VALUE;
-        for (CardFinder.FoundCard card : found) {
+        for (FoundCard card : found) {
             for (Quad outline : card.outlines()) {
                 for (Quad tried : List.of(outline, outline.grown(-PhotoMatch.SLEEVE_U, -PhotoMatch.SLEEVE_V),
                         outline.grown(PhotoMatch.BORDER_U, PhotoMatch.BORDER_V))) {

@@ -46,13 +46,13 @@ class CardFinderTest {
         for (int y = 40; y > 0; y--) {
             notched.add(new Point2D_I32(0, y));
         }
-        List<Point2D_I32> hull = CardFinder.hullContour(notched);
+        List<Point2D_I32> hull = QuadFit.hullContour(notched);
         assertThat(hull).allSatisfy(p -> assertThat(p.x == 0 || p.x == 60 || p.y == 0 || p.y == 40)
                 .as("%s on the rectangle's edge", p).isTrue());
         assertThat(hull).as("a point every pixel of the rectangle's perimeter").hasSize(200);
         Quad rectangle = Quad.of(0, 0, 60, 0, 60, 40, 0, 40);
-        assertThat(CardFinder.alongOutline(notched, rectangle)).isCloseTo(0.9, within(0.01))
-                .isGreaterThanOrEqualTo(CardFinder.MIN_HULL_ALONG);
+        assertThat(QuadFit.alongOutline(notched, rectangle)).isCloseTo(0.9, within(0.01))
+                .isGreaterThanOrEqualTo(QuadFit.MIN_HULL_ALONG);
         // an L with arms 10 thick along the rectangle's left and bottom sides: it runs along those and its arms'
         // ends, 62 % of the rectangle, as a blob of a pattern or a speckled region runs along little of its hull
         List<Point2D_I32> ell = new ArrayList<>();
@@ -74,7 +74,7 @@ class CardFinderTest {
         for (int x = 10; x > 0; x--) {
             ell.add(new Point2D_I32(x, 0));
         }
-        assertThat(CardFinder.alongOutline(ell, rectangle)).isLessThan(CardFinder.MIN_HULL_ALONG);
+        assertThat(QuadFit.alongOutline(ell, rectangle)).isLessThan(QuadFit.MIN_HULL_ALONG);
     }
 
     @Test
@@ -102,7 +102,7 @@ class CardFinderTest {
         int found = 0;
         for (int i = 0; i < photos.size(); i++) {
             int side = i % 3 == 2 ? 2 * CardFinder.SEARCH_SIDE : CardFinder.SEARCH_SIDE;
-            List<CardFinder.FoundCard> again = reused.find(photos.get(i), side, UploadDeadline.none());
+            List<FoundCard> again = reused.find(photos.get(i), side, UploadDeadline.none());
             assertThat(again).as("photo %d at %d pixels", i, side)
                     .isEqualTo(new CardFinder().find(photos.get(i), side, UploadDeadline.none()));
             found += again.size();
@@ -129,7 +129,7 @@ class CardFinderTest {
             PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(11, 901, CaptureSimulator.Severity.HARSH, surface,
                     1600, 1200, 20, 0.3);
             RgbImage small = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none()).image();
-            greys.add(CardFinder.reduce(small, 1).grey());
+            greys.add(ReducedPhoto.reduce(small, 1).grey());
         }
         for (boofcv.struct.image.GrayF32 grey : greys) {
             boofcv.struct.image.GrayU8 ours = new boofcv.struct.image.GrayU8(grey.width, grey.height);
@@ -180,13 +180,13 @@ class CardFinderTest {
         // values, and skips the whole image's box means when it is not: the same answer, and the same mask, as the
         // box means give (the path of a reduced photo, whose planes are means). Busy and plain surfaces, a card
         // filling the photo, noise (busy everywhere, flat in places, and finely across the busy line), edges of 16.
-        List<CardFinder.Reduced> images = new ArrayList<>();
+        List<ReducedPhoto> images = new ArrayList<>();
         int k = 0;
         for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
             for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
                 PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(70 + k, 930 + k, severity, surface, 1600,
                         1200, 10 + 7 * k, 0.1 + 0.15 * k);
-                images.add(CardFinder.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none())
+                images.add(ReducedPhoto.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none())
                         .image(), 1));
                 k++;
             }
@@ -198,7 +198,7 @@ class CardFinderTest {
                 // a quarter of the rows flat grey, the rest noise of every strength
                 pixels[i] = (i / size[0]) % 4 == 0 ? 0x808080 : random.nextInt(1 << 24) & (0x3F3F3F << (i % 3));
             }
-            images.add(CardFinder.reduce(new RgbImage(size[0], size[1], pixels), 1));
+            images.add(ReducedPhoto.reduce(new RgbImage(size[0], size[1], pixels), 1));
         }
         for (double amplitude = 40; amplitude <= 60; amplitude += 1.0 / 32) {
             // uniform noise whose colour variance, about amplitude² / 4, runs finely across the busy line (9 × 8²)
@@ -208,21 +208,21 @@ class CardFinderTest {
                     pixels[i] |= (int) (random.nextDouble() * amplitude) << shift;
                 }
             }
-            images.add(CardFinder.reduce(new RgbImage(40, 30, pixels), 1));
+            images.add(ReducedPhoto.reduce(new RgbImage(40, 30, pixels), 1));
         }
         int busy = 0;
-        for (CardFinder.Reduced whole : images) {
+        for (ReducedPhoto whole : images) {
             assertThat(whole.whole()).isTrue();
-            CardFinder.Reduced means = new CardFinder.Reduced(whole.grey(), whole.red(), whole.green(), whole.blue(),
+            ReducedPhoto means = new ReducedPhoto(whole.grey(), whole.red(), whole.green(), whole.blue(),
                     false);
             int w = whole.grey().width;
             int h = whole.grey().height;
             boofcv.struct.image.GrayU8 fromSums = new boofcv.struct.image.GrayU8(w, h);
             boofcv.struct.image.GrayU8 fromMeans = new boofcv.struct.image.GrayU8(w, h);
-            CardFinder.Buffers buffers = new CardFinder.Buffers();
+            WorkingImages buffers = new WorkingImages();
             buffers.reshape(w, h);
-            boolean sums = CardFinder.smoothRegionMask(whole, fromSums, buffers);
-            assertThat(sums).as("busy, %d x %d", w, h).isEqualTo(CardFinder.smoothRegionMask(means, fromMeans,
+            boolean sums = SurfaceMasks.smoothRegionMask(whole, fromSums, buffers);
+            assertThat(sums).as("busy, %d x %d", w, h).isEqualTo(SurfaceMasks.smoothRegionMask(means, fromMeans,
                     buffers));
             assertThat(fromSums.data).as("the mask, %d x %d", w, h).isEqualTo(fromMeans.data);
             busy += sums ? 1 : 0;
@@ -233,7 +233,7 @@ class CardFinderTest {
     @Test
     void theRingIsThePixelsTwoFromTheEdgeAndTheUnreducedImageItsOwnPixels() {
         for (int[] size : new int[][] {{16, 16}, {504, 378}, {17, 40}}) {
-            int[] ring = CardFinder.ring(size[0], size[1]);
+            int[] ring = SurfaceMasks.ring(size[0], size[1]);
             java.util.List<Integer> expected = new ArrayList<>();
             for (int i = 0; i < size[0] * size[1]; i++) {
                 int x = i % size[0];
@@ -251,8 +251,8 @@ class CardFinderTest {
             pixels[i] = random.nextInt(1 << 24);
         }
         RgbImage image = new RgbImage(7, 5, pixels);
-        CardFinder.Reduced same = CardFinder.reduce(image, 1);
-        CardFinder.Reduced halved = CardFinder.reduce(image, 2);
+        ReducedPhoto same = ReducedPhoto.reduce(image, 1);
+        ReducedPhoto halved = ReducedPhoto.reduce(image, 2);
         assertThat(halved.grey().width).isEqualTo(4);
         for (int i = 0; i < pixels.length; i++) {
             assertThat(same.red()[i]).isEqualTo((pixels[i] >> 16) & 0xFF);
@@ -313,7 +313,7 @@ class CardFinderTest {
         for (int k = 0; k < 300; k++) {
             mask.set(random.nextInt(160), random.nextInt(120), 1);
         }
-        CardFinder.Buffers buffers = new CardFinder.Buffers();
+        WorkingImages buffers = new WorkingImages();
         buffers.reshape(mask.width, mask.height);
         for (int minPoints : new int[] {1, 2, 12, 40, 10_000}) {
             List<List<Point2D_I32>> all = new ArrayList<>();
@@ -329,7 +329,7 @@ class CardFinderTest {
                     external.add(contour.external);
                 }
             }
-            CardFinder.Contours contours = buffers.contours(mask, true, minPoints);
+            MaskContours contours = buffers.contours(mask, true, minPoints);
             assertThat(copies(contours)).as("at least %d points", minPoints).isEqualTo(all);
             assertThat(copies(buffers.externalContours(mask, minPoints))).as("external, at least %d", minPoints)
                     .isEqualTo(external);
@@ -351,7 +351,7 @@ class CardFinderTest {
     }
 
     /** Each contour as read, copied before the next is read (a read overwrites the one before). */
-    private static List<List<Point2D_I32>> copies(CardFinder.Contours contours) {
+    private static List<List<Point2D_I32>> copies(MaskContours contours) {
         List<List<Point2D_I32>> copies = new ArrayList<>();
         for (int k = 0; k < contours.size(); k++) {
             List<Point2D_I32> copy = new ArrayList<>();
@@ -366,21 +366,21 @@ class CardFinderTest {
         // markFar takes the least squared distance a row at a time: it must mark exactly the pixels whose distance to
         // the nearest surface colour (colourDistance, a root) is over far, on photos and on pixels placed at the bound
         java.util.Random random = new java.util.Random(31);
-        List<CardFinder.Reduced> images = new ArrayList<>();
+        List<ReducedPhoto> images = new ArrayList<>();
         for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
             PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(12, 905, CaptureSimulator.Severity.HARSH, surface,
                     1600, 1200, 25, 0.2);
-            images.add(CardFinder.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none()).image(), 1));
+            images.add(ReducedPhoto.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none()).image(), 1));
         }
         int[] pixels = new int[61 * 40];
         for (int i = 0; i < pixels.length; i++) {
             pixels[i] = random.nextInt(1 << 24);
         }
-        images.add(CardFinder.reduce(new RgbImage(61, 40, pixels), 1));
-        images.add(CardFinder.reduce(new RgbImage(61, 40, pixels), 2)); // means: fractions
+        images.add(ReducedPhoto.reduce(new RgbImage(61, 40, pixels), 1));
+        images.add(ReducedPhoto.reduce(new RgbImage(61, 40, pixels), 2)); // means: fractions
         int marked = 0;
         int unmarked = 0;
-        for (CardFinder.Reduced image : images) {
+        for (ReducedPhoto image : images) {
             for (int trial = 0; trial < 4; trial++) {
                 float[][] centres = new float[trial + 3][];
                 for (int c = 0; c < centres.length; c++) {
@@ -391,13 +391,13 @@ class CardFinderTest {
                 int h = image.grey().height;
                 // far exactly a pixel's colour distance (the bound itself is not far), or just under it (far)
                 int at = random.nextInt(w * h);
-                float distance = CardFinder.colourDistance(centres, image.red()[at], image.green()[at],
+                float distance = SurfaceMasks.colourDistance(centres, image.red()[at], image.green()[at],
                         image.blue()[at]);
                 float far = trial == 0 ? distance : trial == 1 ? Math.nextDown(distance) : 24 + random.nextFloat() * 100;
                 boofcv.struct.image.GrayU8 mask = new boofcv.struct.image.GrayU8(w, h);
-                CardFinder.markFar(image, centres, far, mask);
+                SurfaceMasks.markFar(image, centres, far, mask);
                 for (int i = 0; i < w * h; i++) {
-                    boolean off = CardFinder.colourDistance(centres, image.red()[i], image.green()[i],
+                    boolean off = SurfaceMasks.colourDistance(centres, image.red()[i], image.green()[i],
                             image.blue()[i]) > far;
                     assertThat(mask.data[i]).as("%d x %d, pixel %d, far %s", w, h, i, far).isEqualTo(
                             (byte) (off ? 1 : 0));
@@ -418,7 +418,7 @@ class CardFinderTest {
         java.util.Random random = new java.util.Random(13);
         for (int k = 0; k < 20_000; k++) {
             float far = k < 3 ? new float[] {0f, 1f, 30f}[k] : random.nextFloat() * 400;
-            float bound = CardFinder.squaredWithin(far);
+            float bound = SurfaceMasks.squaredWithin(far);
             assertThat((float) Math.sqrt(bound)).as("far %s", far).isLessThanOrEqualTo(far);
             assertThat((float) Math.sqrt(Math.nextUp(bound))).as("far %s", far).isGreaterThan(far);
             for (int j = 0; j < 20; j++) {
