@@ -66,7 +66,7 @@ public final class CardFinder {
      * The cards in {@code image}, in no particular order.
      *
      * @param image    the photo as displayed (EXIF orientation applied), at any size
-     * @param deadline the upload's deadline, checked between the steps and inside the loops
+     * @param deadline the caller's deadline, checked between the steps and inside the loops
      * @return the cards found, at most one entry per card; empty when none is
      */
     public List<FoundCard> find(RgbImage image, Deadline deadline) {
@@ -114,7 +114,7 @@ public final class CardFinder {
     /**
      * The cards in {@code small} (the photo reduced by {@code factor}), their outlines in the photo's pixels.
      *
-     * @param hulls whether a contour no quadrilateral fits is fitted again as its convex hull ({@link OutlinePool#add})
+     * @param hulls whether a contour no quadrilateral fits is fitted again as its convex hull ({@link QuadFit})
      */
     private List<FoundCard> find(ReducedPhoto small, int factor, boolean hulls, Deadline deadline,
             WorkingImages working) {
@@ -220,7 +220,7 @@ public final class CardFinder {
      * lets twice the cores match at once (the service's match concurrency, the cores by default). Only as many
      * are ever made as searches ran at once. A search beyond them takes working images of its own, some 10 MB that
      * live as long as the search: long enough to outlive a young collection, be promoted, and fill the old generation
-     * (docs/benchmarks.md, issue 24, the collector's log).
+     * (docs/benchmarks.md, the collector's log).
      */
     static final int SPARE = 2 * Runtime.getRuntime().availableProcessors();
 

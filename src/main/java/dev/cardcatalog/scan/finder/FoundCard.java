@@ -42,6 +42,6 @@ public record FoundCard(List<Quad> outlines) {
         return largest;
     }
 
-    /** Degrees of {@link Quad#skew() skew} beyond the least skewed of a card's outlines that {@link FoundCard#edge} allows. */
+    /** Degrees of {@link Quad#skew() skew} beyond the least skewed of a card's outlines that {@link #edge} allows. */
     static final double EDGE_SKEW_SLACK = 6;
 }

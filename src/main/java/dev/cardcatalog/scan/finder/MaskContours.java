@@ -9,9 +9,9 @@ import org.ddogleg.struct.DogArray_I32;
 
 /**
  * The contours of a mask that a finder found, those of at least a number of points, in the finder's order, not
- * copied: {@link #get} loads one into the buffers' one array of points and answers a view of it, valid until the
- * next is read. A search fits at most {@value #MAX_CONTOURS_EACH} of a mask's, the longest; copying every long one
- * (a {@code Point2D_I32} a point) was a fifth of the bytes a 12 MP photo's match allocated (JFR).
+ * copied: {@link #get} loads one into the working images' one array of points and answers a view of it, valid until
+ * the next is read. A search fits at most {@value OutlinePool#MAX_CONTOURS_EACH} of a mask's, the longest; copying
+ * every long one (a {@code Point2D_I32} a point) was a fifth of the bytes a 12 MP photo's match allocated (JFR).
  */
 final class MaskContours extends java.util.AbstractList<List<Point2D_I32>> {
     private final BinaryContourInterface finder;

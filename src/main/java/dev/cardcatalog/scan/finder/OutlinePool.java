@@ -45,7 +45,8 @@ final class OutlinePool {
     final List<Double> contrast = new ArrayList<>();
     int fitted;
 
-    OutlinePool(ReducedPhoto small, int factor, double minArea, boolean hulls, Deadline deadline, WorkingImages working) {
+    OutlinePool(ReducedPhoto small, int factor, double minArea, boolean hulls, Deadline deadline,
+            WorkingImages working) {
         this.small = small;
         this.hulls = hulls;
         this.working = working;
@@ -98,7 +99,8 @@ final class OutlinePool {
             // hull's, when the contour runs along nearly all of that outline (a pattern's blob or a speckled
             // region does not); along most of it, when no mask gave a card at all ({@code hulls})
             Quad hull = fitted(QuadFit.hullContour(sequence));
-            if (hull != null && QuadFit.alongOutline(sequence, hull) >= (hulls ? QuadFit.MIN_HULL_ALONG : QuadFit.MIN_NOTCHED_ALONG)) {
+            if (hull != null && QuadFit.alongOutline(sequence, hull)
+                    >= (hulls ? QuadFit.MIN_HULL_ALONG : QuadFit.MIN_NOTCHED_ALONG)) {
                 quad = hull;
             }
         }
@@ -137,7 +139,7 @@ final class OutlinePool {
 
     /**
      * The card-shaped quadrilateral fitted to {@code sequence} (split-and-merge, again more loosely when that
-     * fails; its sides by {@link #sidesMet}), or null.
+     * fails; its sides by {@link QuadFit#sidesMet}), or null.
      */
     private Quad fitted(List<Point2D_I32> sequence) {
         PolylineSplitMerge used = fit;
@@ -172,8 +174,8 @@ final class OutlinePool {
 
     /**
      * How clearly {@code quad} (pixel-centre coordinates of the small image) is an edge all round: for each side, the
-     * mean colour difference (Euclidean, 0–255 a channel) between points {@value #EDGE_STEP} pixels either side of it,
-     * along its middle (clear of rounded corners); the least of the four sides.
+     * mean colour difference (Euclidean, 0–255 a channel) between points {@value #EDGE_STEP} pixels either side of
+     * it, along its middle (clear of rounded corners); the least of the four sides.
      */
     static double edgeContrast(ReducedPhoto small, Quad quad) {
         double least = Double.MAX_VALUE;

@@ -11,13 +11,13 @@ import georegression.struct.point.Point2D_I32;
 import org.ddogleg.struct.DogArray;
 
 /**
- * The working images of one search, kept for the next: a search allocated about 13 MB of them at 504 × 378, and
- * at twenty 12 MP photos a second over HTTP that garbage had the 256 MB heap's collector stop the process for a
- * quarter of its time (JFR of {@code bench/match-http-bench.sh}, issue 24). Every step overwrites what it reads of them (BoofCV's edge detector and
- * contour finders are made to run frame after frame), so a search finds what it finds with new ones
- * (CardFinderTest). Used by one search at a time; {@link CardFinder} keeps at most {@link #SPARE} of them, each of
- * at most {@value #SEARCH_SIDE} × {@value #SEARCH_SIDE} pixels (about 14 MB at 504 × 378): those of a finer
- * search are dropped after it.
+ * The working images of one search, kept for the next: a search allocates about 13 MB of them at 504 × 378, and at
+ * twenty 12 MP photos a second over HTTP that garbage had the 256 MB heap's collector stop the process for a quarter
+ * of its time (JFR of {@code bench/match-http-bench.sh}). Every step overwrites what it reads of them (BoofCV's edge
+ * detector and contour finders are made to run frame after frame), so a search finds what it finds with new ones
+ * (CardFinderTest). Used by one search at a time; {@link CardFinder} keeps at most {@link CardFinder#SPARE} of them,
+ * each of at most {@value CardFinder#SEARCH_SIDE} × {@value CardFinder#SEARCH_SIDE} pixels (about 14 MB at
+ * 504 × 378): those of a finer search are dropped after it.
  */
 final class WorkingImages {
     final CannyEdges canny = new CannyEdges();
