@@ -1,5 +1,6 @@
 package dev.cardcatalog;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -27,8 +28,10 @@ class PackageArrowsTest {
      * Who may use whom, one row a package: {@code job} drives {@code catalog} and {@code art}, which call
      * {@code scryfall}; {@code scan} uses {@code art} and {@code catalog}'s printings and nothing uses {@code scan};
      * nothing uses {@code job} but the admin page, which reads its ledger and submits through it; {@code art} and
-     * {@code scan} decode with {@code image}, which uses nothing of ours but {@code platform}; {@code platform}
-     * uses no feature.
+     * {@code scan} decode with {@code image}, which uses nothing of ours but {@code platform}; {@code scan} finds
+     * cards with its {@code scan.finder}, which uses nothing of ours but {@code image} (never {@code scan}: the
+     * deadline it checks is its own {@code Deadline}, which the upload's implements); {@code platform} uses no
+     * feature.
      */
     @ArchTest
     static final ArchRule eachPackageUsesOnlyThePackagesItsArrowsPointTo = layeredArchitecture()
@@ -39,7 +42,8 @@ class PackageArrowsTest {
             .layer("scryfall").definedBy("dev.cardcatalog.scryfall..")
             .layer("catalog").definedBy("dev.cardcatalog.catalog..")
             .layer("art").definedBy("dev.cardcatalog.art..")
-            .layer("scan").definedBy("dev.cardcatalog.scan..")
+            .layer("scan").definedBy("dev.cardcatalog.scan")
+            .layer("finder").definedBy("dev.cardcatalog.scan.finder..")
             .layer("job").definedBy("dev.cardcatalog.job..")
             .layer("admin").definedBy("dev.cardcatalog.admin..")
             .whereLayer("platform").mayNotAccessAnyLayer()
@@ -47,7 +51,8 @@ class PackageArrowsTest {
             .whereLayer("scryfall").mayOnlyAccessLayers("platform")
             .whereLayer("catalog").mayOnlyAccessLayers("scryfall", "platform")
             .whereLayer("art").mayOnlyAccessLayers("catalog", "scryfall", "image", "platform")
-            .whereLayer("scan").mayOnlyAccessLayers("art", "catalog", "image", "platform")
+            .whereLayer("scan").mayOnlyAccessLayers("art", "catalog", "finder", "image", "platform")
+            .whereLayer("finder").mayOnlyAccessLayers("image")
             .whereLayer("job").mayOnlyAccessLayers("catalog", "art", "scryfall", "platform")
             .whereLayer("admin").mayOnlyAccessLayers("job", "art", "platform")
             .because("the arrows of SERVICE.md §2 point one way");
@@ -57,12 +62,18 @@ class PackageArrowsTest {
             .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
             .because("decoding is used by art/ and scan/ alike and runs anywhere, without the container");
 
-    /** The card finder's own package, once it has one: it passes while the package does not exist. */
     @ArchTest
     static final ArchRule finderIsPlainJava = noClasses().that().resideInAPackage("dev.cardcatalog.scan.finder..")
             .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
-            .allowEmptyShould(true)
             .because("finding cards in a photo is plain Java over BoofCV (STYLE.md, scan/finder/)");
+
+    /** What the finder is made of: itself, the decoded image, BoofCV and the libraries under it, and the JDK. */
+    @ArchTest
+    static final ArchRule finderUsesOnlyBoofCvAndTheJdk = classes().that()
+            .resideInAPackage("dev.cardcatalog.scan.finder..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("dev.cardcatalog.scan.finder..",
+                    "dev.cardcatalog.image..", "boofcv..", "georegression..", "org.ddogleg..", "org.ejml..", "java..")
+            .because("the finder runs anywhere the photo's pixels are, without the service around it");
 
     @ArchTest
     static final ArchRule topLevelPackagesAreFreeOfCycles = slices().matching("dev.cardcatalog.(*)..")

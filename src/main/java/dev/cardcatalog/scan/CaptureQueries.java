@@ -4,6 +4,7 @@ import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.image.ImageOrientation;
 import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.scan.finder.Quad;
 import java.util.List;
 
 /**

@@ -4,6 +4,7 @@ import boofcv.abst.geo.Estimate1ofEpipolar;
 import boofcv.factory.geo.FactoryMultiView;
 import boofcv.struct.geo.AssociatedPair;
 import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.scan.finder.Quad;
 import java.util.ArrayList;
 import java.util.List;
 import org.ejml.data.DMatrixRMaj;

@@ -2,6 +2,10 @@ package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.scan.finder.CardFinder;
+import dev.cardcatalog.scan.finder.FoundCard;
+import dev.cardcatalog.scan.finder.Quad;
+import dev.cardcatalog.scan.finder.QuadFit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,7 +25,7 @@ import java.util.function.Supplier;
  * {@code nearest} call so that its nearest <em>other</em> artwork is the
  * nearest over everything tried:
  * <ul>
- *   <li>each of its outlines ({@link CardFinder.FoundCard}: a sleeve or a pocket, its edge, the inside of its
+ *   <li>each of its outlines ({@link FoundCard}: a sleeve or a pocket, its edge, the inside of its
  *       border), each as found, as the card inside a sleeve ({@value #SLEEVE_U} of the width and {@value #SLEEVE_V}
  *       of the height inside it on every side: 1.5 mm of 66 × 91 mm) and as the inside of a card's border (the card
  *       {@value #BORDER_U} and {@value #BORDER_V} beyond it: a Scryfall {@code small} image's 7-pixel frame), the
@@ -109,7 +113,7 @@ public final class PhotoMatch {
      * @param corners  its corners in the photo's pixels as displayed, the card's top-left, top-right, bottom-right,
      *                 bottom-left as the card reads upright (the outline of its nearest artwork's match) when it is
      *                 {@link MatchStatus#CONFIDENT}; otherwise the outline most like a card's edge
-     *                 ({@link CardFinder.FoundCard#edge}), starting at a corner of one of its short sides
+     *                 ({@link FoundCard#edge}), starting at a corner of one of its short sides
      * @param status   how sure the match is ({@link MatchStatus#of(List)})
      * @param nearest  its nearest artworks, nearest first, at most {@value #MATCHES}
      * @param evidence what else was seen of an {@link MatchStatus#AMBIGUOUS} card (by {@link MatchStatus#of(List)})
@@ -178,7 +182,7 @@ public final class PhotoMatch {
         if (crop != null) {
             return List.of(crop);
         }
-        List<CardFinder.FoundCard> finds = finder.find(image, CardFinder.SEARCH_SIDE, deadline);
+        List<FoundCard> finds = finder.find(image, CardFinder.SEARCH_SIDE, deadline);
         if (collection(finds, image) && photo.hasFiner() && takeFinerLook(deadline)) {
             // many small cards, a few pixels apart at this scale: found again twice as fine before any is matched,
             // so that each card is matched once, at the scale whose outlines are truer
@@ -186,7 +190,7 @@ public final class PhotoMatch {
                 deadline.check("finding the cards");
                 RgbImage finer = photo.finer();
                 if (finer != null) {
-                    List<CardFinder.FoundCard> finerFinds = finder.find(finer, 2 * CardFinder.SEARCH_SIDE, deadline);
+                    List<FoundCard> finerFinds = finder.find(finer, 2 * CardFinder.SEARCH_SIDE, deadline);
                     // the first look's count holds pieces that the finer one sees whole: most is enough
                     if (withoutContainers(finerFinds).size() >= FINER_SHARE * withoutContainers(finds).size()) {
                         return ReadingOrder.sort(pass(photo, finer, finerFinds, () -> null, false, matcher,
@@ -243,17 +247,17 @@ public final class PhotoMatch {
      * @param whole whether the whole photo may be the card (a guide crop)
      * @param pages where the outlines of the finds that held several cards (pages) are added, in the photo's pixels
      */
-    private List<Found> pass(UprightPhoto photo, RgbImage search, List<CardFinder.FoundCard> finds,
+    private List<Found> pass(UprightPhoto photo, RgbImage search, List<FoundCard> finds,
             Supplier<RgbImage> finer, boolean whole, ArtMatcher matcher, UploadDeadline deadline, List<Quad> pages) {
         double frameArea = (double) search.width() * search.height();
         double sx = (double) photo.width() / search.width();
         double sy = (double) photo.height() / search.height();
-        List<CardFinder.FoundCard> all = new ArrayList<>(finds);
-        all.sort(Comparator.comparingDouble((CardFinder.FoundCard c) -> c.outer().area()).reversed());
-        List<CardFinder.FoundCard> found = withoutContainers(all);
+        List<FoundCard> all = new ArrayList<>(finds);
+        all.sort(Comparator.comparingDouble((FoundCard c) -> c.outer().area()).reversed());
+        List<FoundCard> found = withoutContainers(all);
         List<Tried> tried = new ArrayList<>();
         int containers = 0;
-        for (CardFinder.FoundCard card : all) {
+        for (FoundCard card : all) {
             if (found.contains(card) || insideConfident(card.outer(), tried)) {
                 continue;
             }
@@ -276,7 +280,7 @@ public final class PhotoMatch {
 
         for (int k = 0; k < found.size(); k++) {
             deadline.check("matching the cards");
-            CardFinder.FoundCard card = found.get(k);
+            FoundCard card = found.get(k);
             if (insideConfident(card.outer(), tried)) {
                 continue; // withoutNested would drop it whatever its status: a confident card holds it
             }
@@ -323,7 +327,7 @@ public final class PhotoMatch {
      * 40 real cards in a grid the outlines found at the first look overlap the true ones by 0.74–0.96, at the finer
      * one by 0.85 or more for 39 of 40 (docs/benchmarks.md, "Real photos").
      */
-    static boolean collection(List<CardFinder.FoundCard> finds, RgbImage image) {
+    static boolean collection(List<FoundCard> finds, RgbImage image) {
         if (finds.size() < COLLECTION_CARDS) {
             return false;
         }
@@ -353,7 +357,7 @@ public final class PhotoMatch {
     /** A card after matching: its attempts, nearest artworks and status. */
     private static final class Tried {
         final Quad outer;
-        /** The card's outline by its shape ({@link CardFinder.FoundCard#edge}); null for a photo taken whole. */
+        /** The card's outline by its shape ({@link FoundCard#edge}); null for a photo taken whole. */
         final Quad edge;
         final List<Attempt> attempts;
         final int[] attemptOfQuery;
@@ -416,7 +420,7 @@ public final class PhotoMatch {
         return quarter * 90;
     }
 
-    private Tried tryCard(RgbImage image, Supplier<RgbImage> finer, CardFinder.FoundCard card, boolean whole,
+    private Tried tryCard(RgbImage image, Supplier<RgbImage> finer, FoundCard card, boolean whole,
             ArtMatcher matcher, UploadDeadline deadline) {
         Search search = new Search(matcher);
         if (card != null) {
@@ -557,7 +561,7 @@ public final class PhotoMatch {
      * sleeve and as the inside of a card's border, leaving out one whose corners are within 1 % of its shorter side
      * of one already tried; at most {@value #MAX_TRIES}. Coordinates as the card's.
      */
-    public static List<Quad> outlinesTried(CardFinder.FoundCard card) {
+    public static List<Quad> outlinesTried(FoundCard card) {
         return outlinesTriedByFind(card).stream().flatMap(List::stream).toList();
     }
 
@@ -566,7 +570,7 @@ public final class PhotoMatch {
      * as the inside of a border): a group is searched together, so the best of the three gives the card's corners
      * when the look stops after it. Groups left empty by the rule are left out.
      */
-    static List<List<Quad>> outlinesTriedByFind(CardFinder.FoundCard card) {
+    static List<List<Quad>> outlinesTriedByFind(FoundCard card) {
         List<List<Quad>> groups = new ArrayList<>();
         List<Quad> tried = new ArrayList<>();
         for (Quad outline : card.outlines()) {
@@ -615,7 +619,7 @@ public final class PhotoMatch {
             double[] b = art.at(top, 1 + ART_SIDE);
             double[] c = art.at(bottom, 1 + ART_SIDE);
             double[] d = art.at(bottom, -ART_SIDE);
-            cards.add(CardFinder.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1])));
+            cards.add(QuadFit.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1])));
         }
         return cards;
     }
@@ -641,12 +645,12 @@ public final class PhotoMatch {
      * inside each other (a binder page, a box of cards, or a card whose art box and text box were found) is a card
      * only if it is recognised as one ({@link #pass}).
      */
-    static List<CardFinder.FoundCard> withoutContainers(List<CardFinder.FoundCard> found) {
-        List<CardFinder.FoundCard> kept = new ArrayList<>();
-        for (CardFinder.FoundCard card : found) {
-            List<CardFinder.FoundCard> inside = found.stream().filter(o -> o != card && o.outer().area() < card
+    static List<FoundCard> withoutContainers(List<FoundCard> found) {
+        List<FoundCard> kept = new ArrayList<>();
+        for (FoundCard card : found) {
+            List<FoundCard> inside = found.stream().filter(o -> o != card && o.outer().area() < card
                     .outer().area() && card.outer().contains(o.outer().centreX(), o.outer().centreY())).toList();
-            List<CardFinder.FoundCard> outermost = inside.stream().filter(o -> inside.stream().noneMatch(p -> p != o
+            List<FoundCard> outermost = inside.stream().filter(o -> inside.stream().noneMatch(p -> p != o
                     && p.outer().area() > o.outer().area() && p.outer().contains(o.outer().centreX(),
                     o.outer().centreY()))).toList();
             if (outermost.size() < 2 || outermost.size() <= MAX_CARD_PARTS

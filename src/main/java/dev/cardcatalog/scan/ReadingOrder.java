@@ -1,5 +1,6 @@
 package dev.cardcatalog.scan;
 
+import dev.cardcatalog.scan.finder.Quad;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.cardcatalog.scan;
 
 import dev.cardcatalog.platform.Problem;
 import dev.cardcatalog.platform.ProblemException;
+import dev.cardcatalog.scan.finder.Deadline;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
@@ -13,7 +14,7 @@ import java.util.function.LongSupplier;
  * <p>Time is read from a monotonic nanosecond source ({@link System#nanoTime} by default, a test's own otherwise).
  * One instance belongs to one upload; it is safe to read from any thread.
  */
-public final class UploadDeadline {
+public final class UploadDeadline implements Deadline {
 
     private static final UploadDeadline NONE = new UploadDeadline(Long.MAX_VALUE, () -> 0L, null);
     private static final Duration MAX_BUDGET = Duration.ofNanos(Long.MAX_VALUE / 2);
@@ -78,6 +79,7 @@ public final class UploadDeadline {
      * @param step what the upload was doing, for the answer ("decoding the photo", "finding the cards")
      * @throws ProblemException 422 {@code upload-too-costly} naming {@code step} and the budget
      */
+    @Override
     public void check(String step) {
         if (this != NONE && passed()) {
             throw exceeded(step);

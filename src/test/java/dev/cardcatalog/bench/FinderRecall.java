@@ -1,10 +1,11 @@
 package dev.cardcatalog.bench;
 
 import dev.cardcatalog.image.RgbImage;
-import dev.cardcatalog.scan.CardFinder;
+import dev.cardcatalog.scan.finder.CardFinder;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;
-import dev.cardcatalog.scan.Quad;
+import dev.cardcatalog.scan.finder.FoundCard;
+import dev.cardcatalog.scan.finder.Quad;
 import dev.cardcatalog.scan.UploadDeadline;
 import dev.cardcatalog.scan.UploadDecoder;
 import dev.cardcatalog.scan.UprightPhoto;
@@ -242,15 +243,15 @@ public final class FinderRecall {
     static Result find(Sample sample, boolean finer) {
         UprightPhoto photo = decode(sample);
         long t0 = THREADS.getCurrentThreadCpuTime();
-        List<CardFinder.FoundCard> found = new ArrayList<>();
+        List<FoundCard> found = new ArrayList<>();
         double scale = (double) sample.width() / photo.image().width();
-        for (CardFinder.FoundCard card : FINDER.find(photo.image(), UploadDeadline.none())) {
+        for (FoundCard card : FINDER.find(photo.image(), UploadDeadline.none())) {
             found.add(scaled(card, scale));
         }
         if (finer && photo.finer() != null) {
             RgbImage fine = photo.finer();
             double fineScale = (double) sample.width() / fine.width();
-            for (CardFinder.FoundCard card : FINDER.find(fine, 2 * CardFinder.SEARCH_SIDE, UploadDeadline.none())) {
+            for (FoundCard card : FINDER.find(fine, 2 * CardFinder.SEARCH_SIDE, UploadDeadline.none())) {
                 found.add(scaled(card, fineScale));
             }
         }
@@ -269,7 +270,7 @@ public final class FinderRecall {
         }
         int falseFinds = 0;
         int outlines = 0;
-        for (CardFinder.FoundCard card : found) {
+        for (FoundCard card : found) {
             outlines += card.outlines().size();
             boolean onACard = false;
             for (double[][] truth : sample.truths()) {
@@ -283,15 +284,15 @@ public final class FinderRecall {
         return new Result(sample, hits, sample.truths().size(), falseFinds, worst, cpu, outlines, each);
     }
 
-    private static CardFinder.FoundCard scaled(CardFinder.FoundCard card, double scale) {
-        return new CardFinder.FoundCard(card.outlines().stream().map(q -> q.scaled(scale, scale)).toList());
+    private static FoundCard scaled(FoundCard card, double scale) {
+        return new FoundCard(card.outlines().stream().map(q -> q.scaled(scale, scale)).toList());
     }
 
     /** The smallest corner error of any outline the match tries for any card found, against {@code truth}. */
-    static double bestError(List<CardFinder.FoundCard> found, double[][] truth) {
+    static double bestError(List<FoundCard> found, double[][] truth) {
         Quad t = quad(truth);
         double best = Double.MAX_VALUE;
-        for (CardFinder.FoundCard card : found) {
+        for (FoundCard card : found) {
             for (Quad tried : PhotoMatch.outlinesTried(card)) {
                 for (int turn = 0; turn < 4; turn++) {
                     best = Math.min(best, tried.startingAt(turn).cornerDistance(t));
@@ -323,15 +324,15 @@ public final class FinderRecall {
         for (double[][] truth : sample.truths()) {
             draw(g, quad(truth).scaled(toSmall, toSmall), Color.BLUE);
         }
-        List<CardFinder.FoundCard> found = FINDER.find(small, UploadDeadline.none());
+        List<FoundCard> found = FINDER.find(small, UploadDeadline.none());
         double tolerance = 0.02 * sample.width();
-        for (CardFinder.FoundCard card : found) {
+        for (FoundCard card : found) {
             for (Quad outline : card.outlines()) {
                 Quad inPhoto = outline.scaled(sample.width() / (double) small.width(),
                         sample.width() / (double) small.width());
                 boolean hit = false;
                 for (double[][] truth : sample.truths()) {
-                    hit |= bestError(List.of(new CardFinder.FoundCard(List.of(inPhoto))), truth) <= tolerance;
+                    hit |= bestError(List.of(new FoundCard(List.of(inPhoto))), truth) <= tolerance;
                 }
                 draw(g, outline.scaled(zoom, zoom), hit ? Color.GREEN : Color.RED);
             }

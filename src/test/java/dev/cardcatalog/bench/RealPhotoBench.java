@@ -11,11 +11,12 @@ import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.platform.ProblemException;
-import dev.cardcatalog.scan.CardFinder;
+import dev.cardcatalog.scan.finder.CardFinder;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.MatchStatus;
 import dev.cardcatalog.scan.PhotoMatch;
-import dev.cardcatalog.scan.Quad;
+import dev.cardcatalog.scan.finder.FoundCard;
+import dev.cardcatalog.scan.finder.Quad;
 import dev.cardcatalog.scan.UploadDeadline;
 import dev.cardcatalog.scan.UploadDecoder;
 import dev.cardcatalog.scan.UprightPhoto;
@@ -154,7 +155,7 @@ public final class RealPhotoBench {
             double sx = (double) photo.width() / searched.width();
             double sy = (double) photo.height() / searched.height();
             int side = searched == photo.image() ? CardFinder.SEARCH_SIDE : 2 * CardFinder.SEARCH_SIDE;
-            for (CardFinder.FoundCard card : finder.find(searched, side, UploadDeadline.none())) {
+            for (FoundCard card : finder.find(searched, side, UploadDeadline.none())) {
                 for (Quad q : PhotoMatch.outlinesTried(card)) {
                     outlines.add(q.scaled(sx, sy));
                 }

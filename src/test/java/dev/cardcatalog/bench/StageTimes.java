@@ -3,7 +3,7 @@ package dev.cardcatalog.bench;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.image.JpegStructure;
-import dev.cardcatalog.scan.CardFinder;
+import dev.cardcatalog.scan.finder.CardFinder;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;
 import dev.cardcatalog.scan.UploadDeadline;

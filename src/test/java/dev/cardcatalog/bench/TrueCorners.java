@@ -11,7 +11,7 @@ import dev.cardcatalog.scan.CardWarp;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.MatchStatus;
 import dev.cardcatalog.scan.PhotoMatch;
-import dev.cardcatalog.scan.Quad;
+import dev.cardcatalog.scan.finder.Quad;
 import dev.cardcatalog.scan.UploadDeadline;
 import dev.cardcatalog.scan.UploadDecoder;
 import dev.cardcatalog.scan.UprightPhoto;

@@ -8,6 +8,7 @@ import boofcv.alg.interpolate.InterpolationType;
 import boofcv.struct.border.BorderType;
 import boofcv.struct.image.InterleavedU8;
 import dev.cardcatalog.image.RgbImage;
+import dev.cardcatalog.scan.finder.Quad;
 import java.util.Random;
 import org.ejml.data.FMatrixRMaj;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,7 @@ import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.scan.finder.Quad;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.CardArtGenerator;
 import dev.cardcatalog.testing.PhotoSimulator;
@@ -25,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>a card whose art box and text box are card-shaped and found too holds two finds, as a binder page does; it
  *       is still the card, because it is recognised ({@link PhotoMatch});</li>
  *   <li>on a busy surface, a patch of the pattern can be card-shaped with an edge all round; it is not a card,
- *       because its inside is the surface's colours ({@link CardFinder#MIN_OFF_SURFACE});</li>
+ *       because its inside is the surface's colours ({@code SurfaceMasks.MIN_OFF_SURFACE});</li>
  *   <li>a card whose own edge is not seen (a white border on a light surface, glare), only its art box: the card
  *       around the art box is tried when nothing is near ({@link PhotoMatch#aroundArtBox}), and when the art box
  *       taken as a card is near an artwork that is not the card's but not confidently.</li>
@@ -104,7 +105,7 @@ class CardsThatLookLikePagesTest {
     /**
      * As above, for photo 310: its art box taken as a card is within 100 bits of an unrelated artwork, so that look
      * alone is {@code ambiguous}; with the hulls of notched contours taken at the first search
-     * ({@code CardFinder.MIN_NOTCHED_ALONG}) the card is confident of its own artwork. The outline it is recognised
+     * ({@code QuadFit.MIN_NOTCHED_ALONG}) the card is confident of its own artwork. The outline it is recognised
      * through is too large (the card runs off the photo's edge, and one corner is about 10 % of the photo's width
      * off), so only the artwork and the status are asserted here.
      */

@@ -3,6 +3,7 @@ package dev.cardcatalog.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.scan.finder.Quad;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.util.List;

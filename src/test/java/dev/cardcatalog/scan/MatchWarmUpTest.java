@@ -7,6 +7,7 @@ import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.FingerprintSettings;
+import dev.cardcatalog.scan.finder.Quad;
 import io.quarkus.runtime.StartupEvent;
 import java.time.Duration;
 import java.util.List;

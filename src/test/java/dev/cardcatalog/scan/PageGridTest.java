@@ -2,6 +2,7 @@ package dev.cardcatalog.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cardcatalog.scan.finder.Quad;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

@@ -6,8 +6,8 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * The art index, the scanner's match and uploads: the classes of {@code ArtProfile}, {@code MatchLimitProfile} and
- * {@code UploadTimeoutProfile}, and the plain tests of the art, image, scan and admin packages but the four longest
- * (see the package).
+ * {@code UploadTimeoutProfile}, and the plain tests of the art, image, scan (with its finder) and admin packages but
+ * the longest (see the package).
  */
 @Suite
 @SelectPackages("dev.cardcatalog")
@@ -15,13 +15,15 @@ import org.junit.platform.suite.api.Suite;
 public class ArtAndScanSuite {
 
     /**
-     * This suite's classes, by name: every test class of the art, image, scan and admin packages but those of another
-     * suite's profiles and the four longest plain ones, and the art profile's classes elsewhere. The plain ones run in
-     * {@link ServiceSuite}, which was about a minute shorter than this one (the finder's and the matcher's tests, some
-     * 30 s; bench/suite-bench.sh).
+     * This suite's classes, by name: every test class of the art, image, scan, scan.finder and admin packages but
+     * those of another suite's profiles and the longest plain ones (the finder's two, the pages', the capture's, the
+     * scaled decoding's), and the art profile's classes elsewhere. The plain ones run in {@link ServiceSuite}, which
+     * was about a minute shorter than this one (the finder's and the matcher's tests, some 30 s;
+     * bench/suite-bench.sh).
      */
     static final String CLASSES = "dev\\.cardcatalog\\.("
-            + "(art|image|scan|admin)\\.(?!SmallerIndexConsentTest$|AdminPageBrowserTest$|CardFinderTest$"
+            + "(art|image|scan|scan\\.finder|admin)\\.(?!SmallerIndexConsentTest$|AdminPageBrowserTest$|CardFinderTest$"
+            + "|PhotoMatchRulesTest$"
             + "|CardsThatLookLikePagesTest$|CaptureMatchingTest$|ScaledJpegDecodingTest$)[^.$]*Test"
             + "|platform\\.(GeneratedClient|OperationsMetrics)Test"
             + "|scryfall\\.ScryfallImageTest)";

@@ -8,7 +8,7 @@ import org.junit.platform.suite.api.Suite;
 /**
  * Every test class the other two suites do not take: the catalog, jobs and commands, the admin page in the browser,
  * the platform's documents, rules, metrics and security (the default profile, {@code AdminPageProfile},
- * {@code FreshInstanceProfile}, {@code ProductionSecurityProfile}), the four longest plain tests of the finder and
+ * {@code FreshInstanceProfile}, {@code ProductionSecurityProfile}), the longest plain tests of the finder and
  * the matcher ({@link ArtAndScanSuite#CLASSES}), and any new class (see the package).
  */
 @Suite

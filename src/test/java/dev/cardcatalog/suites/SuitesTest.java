@@ -85,7 +85,9 @@ class SuitesTest {
         assertThat(suite("dev.cardcatalog.admin.AdminPageBrowserTest")).isEqualTo("ServiceSuite");
         assertThat(suite("dev.cardcatalog.job.CommandFlowTest")).isEqualTo("ServiceSuite");
         assertThat(suite("dev.cardcatalog.platform.MonitoringTest")).isEqualTo("ServiceSuite");
-        assertThat(suite("dev.cardcatalog.scan.CardFinderTest")).isEqualTo("ServiceSuite");
+        assertThat(suite("dev.cardcatalog.scan.finder.CardFinderTest")).isEqualTo("ServiceSuite");
+        assertThat(suite("dev.cardcatalog.scan.PhotoMatchRulesTest")).isEqualTo("ServiceSuite");
+        assertThat(suite("dev.cardcatalog.scan.finder.CannyEdgesTest")).isEqualTo("ArtAndScanSuite");
         assertThat(suite("dev.cardcatalog.scan.CardWarpTest")).isEqualTo("ArtAndScanSuite");
         assertThat(suite("dev.cardcatalog.image.ImageDecoderTest")).isEqualTo("ArtAndScanSuite");
         assertThat(suite("dev.cardcatalog.PackageArrowsTest")).isEqualTo("ServiceSuite");

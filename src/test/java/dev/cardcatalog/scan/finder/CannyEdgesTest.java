@@ -1,4 +1,4 @@
-package dev.cardcatalog.scan;
+package dev.cardcatalog.scan.finder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

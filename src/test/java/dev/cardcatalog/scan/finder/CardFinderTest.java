@@ -1,7 +1,6 @@
-package dev.cardcatalog.scan;
+package dev.cardcatalog.scan.finder;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import boofcv.alg.filter.binary.BinaryImageOps;
@@ -9,52 +8,27 @@ import boofcv.alg.filter.binary.Contour;
 import boofcv.alg.misc.ImageMiscOps;
 import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayU8;
-import dev.cardcatalog.art.ArtMatcher;
-import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.image.RgbImage;
-import dev.cardcatalog.platform.ProblemException;
+import dev.cardcatalog.scan.MatchResource;
+import dev.cardcatalog.scan.UploadDeadline;
+import dev.cardcatalog.scan.UploadDecoder;
+import dev.cardcatalog.scan.UprightPhoto;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.PhotoSimulator;
 import georegression.struct.point.Point2D_I32;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The photo side's vision and rules without the service (SERVICE.md §5.10, §5.11): the finder on simulated photos,
- * the status rule at its edges, reading order, the quarter turn of a card's corners, and the upload's deadline
- * inside the finding. The endpoint's own test is {@link PhotoMatchTest}.
+ * The card finder without the service (SERVICE.md §5.10): its steps against BoofCV's own filters bit for bit, its
+ * working images reused, the surface's rules, the contours it fits and the outlines' geometry, on simulated photos.
+ * The outlines the match tries of what it finds are {@code scan.PhotoMatchRulesTest}'s.
  */
 class CardFinderTest {
 
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
-
-    /**
-     * Harsh whole photos whose card's edge is broken in every mask (glare across it, a sleeve's white on a light
-     * surface) so that no mask's contour is a card-shaped quadrilateral: the card is found from a contour's convex
-     * hull. Before, no card at all was found in any of them; they are every such photo of the accuracy benchmark's
-     * 1,000 harsh whole photos and of the finder's own evaluation's 480 (FinderRecall, 20 of each kind).
-     */
-    @Test
-    void aCardWhoseEdgeIsBrokenInEveryMaskIsFoundByItsContoursHull() throws Exception {
-        List<PhotoSimulator.Photo> photos = new ArrayList<>();
-        for (int k : new int[] {156, 982}) {
-            photos.add(PhotoSimulator.wholePhoto(k, 24_000 + k, CaptureSimulator.Severity.HARSH));
-        }
-        // FinderRecall's: a white-bordered card and a borderless one, each in a sleeve on a light surface
-        photos.add(PhotoSimulator.wholePhoto(5_018, 60_000 + 150 * 1_000 + 18, CaptureSimulator.Severity.HARSH,
-                PhotoSimulator.Surface.LIGHT, 0, 0, Double.NaN, Double.NaN, PhotoSimulator.Border.WHITE, true));
-        photos.add(PhotoSimulator.wholePhoto(5_001, 60_000 + 350 * 1_000 + 1, CaptureSimulator.Severity.HARSH,
-                PhotoSimulator.Surface.LIGHT, 0, 0, Double.NaN, Double.NaN, PhotoSimulator.Border.NONE, true));
-        for (PhotoSimulator.Photo photo : photos) {
-            assertThat(nearestOutlineTried(photo)).as("the nearest outline's farthest corner, in pixels")
-                    .isLessThan(0.02 * photo.width());
-        }
-    }
 
     @Test
     void aContoursHullRunsStraightAcrossItsNotchesAndOnlyACardLikeContourRunsAlongMostOfIt() {
@@ -72,13 +46,13 @@ class CardFinderTest {
         for (int y = 40; y > 0; y--) {
             notched.add(new Point2D_I32(0, y));
         }
-        List<Point2D_I32> hull = CardFinder.hullContour(notched);
+        List<Point2D_I32> hull = QuadFit.hullContour(notched);
         assertThat(hull).allSatisfy(p -> assertThat(p.x == 0 || p.x == 60 || p.y == 0 || p.y == 40)
                 .as("%s on the rectangle's edge", p).isTrue());
         assertThat(hull).as("a point every pixel of the rectangle's perimeter").hasSize(200);
         Quad rectangle = Quad.of(0, 0, 60, 0, 60, 40, 0, 40);
-        assertThat(CardFinder.alongOutline(notched, rectangle)).isCloseTo(0.9, within(0.01))
-                .isGreaterThanOrEqualTo(CardFinder.MIN_HULL_ALONG);
+        assertThat(QuadFit.alongOutline(notched, rectangle)).isCloseTo(0.9, within(0.01))
+                .isGreaterThanOrEqualTo(QuadFit.MIN_HULL_ALONG);
         // an L with arms 10 thick along the rectangle's left and bottom sides: it runs along those and its arms'
         // ends, 62 % of the rectangle, as a blob of a pattern or a speckled region runs along little of its hull
         List<Point2D_I32> ell = new ArrayList<>();
@@ -100,20 +74,7 @@ class CardFinderTest {
         for (int x = 10; x > 0; x--) {
             ell.add(new Point2D_I32(x, 0));
         }
-        assertThat(CardFinder.alongOutline(ell, rectangle)).isLessThan(CardFinder.MIN_HULL_ALONG);
-    }
-
-    @Test
-    void anOutlineTriedForACardOnEachSurfaceHasItsCornersWithinOnePercentOfThePhoto() throws Exception {
-        int k = 0;
-        for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
-            PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(5 + k, 900 + k, CaptureSimulator.Severity.REALISTIC,
-                    surface, 1600, 1200, 15 + 10 * k, 0.12 + 0.1 * k);
-            k++;
-            double best = nearestOutlineTried(photo);
-            assertThat(best).as("%s: the nearest outline's farthest corner, in pixels", surface)
-                    .isLessThan(0.01 * photo.width());
-        }
+        assertThat(QuadFit.alongOutline(ell, rectangle)).isLessThan(QuadFit.MIN_HULL_ALONG);
     }
 
     @Test
@@ -141,7 +102,7 @@ class CardFinderTest {
         int found = 0;
         for (int i = 0; i < photos.size(); i++) {
             int side = i % 3 == 2 ? 2 * CardFinder.SEARCH_SIDE : CardFinder.SEARCH_SIDE;
-            List<CardFinder.FoundCard> again = reused.find(photos.get(i), side, UploadDeadline.none());
+            List<FoundCard> again = reused.find(photos.get(i), side, UploadDeadline.none());
             assertThat(again).as("photo %d at %d pixels", i, side)
                     .isEqualTo(new CardFinder().find(photos.get(i), side, UploadDeadline.none()));
             found += again.size();
@@ -168,7 +129,7 @@ class CardFinderTest {
             PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(11, 901, CaptureSimulator.Severity.HARSH, surface,
                     1600, 1200, 20, 0.3);
             RgbImage small = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none()).image();
-            greys.add(CardFinder.reduce(small, 1).grey());
+            greys.add(ReducedPhoto.reduce(small, 1).grey());
         }
         for (boofcv.struct.image.GrayF32 grey : greys) {
             boofcv.struct.image.GrayU8 ours = new boofcv.struct.image.GrayU8(grey.width, grey.height);
@@ -219,13 +180,13 @@ class CardFinderTest {
         // values, and skips the whole image's box means when it is not: the same answer, and the same mask, as the
         // box means give (the path of a reduced photo, whose planes are means). Busy and plain surfaces, a card
         // filling the photo, noise (busy everywhere, flat in places, and finely across the busy line), edges of 16.
-        List<CardFinder.Reduced> images = new ArrayList<>();
+        List<ReducedPhoto> images = new ArrayList<>();
         int k = 0;
         for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
             for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
                 PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(70 + k, 930 + k, severity, surface, 1600,
                         1200, 10 + 7 * k, 0.1 + 0.15 * k);
-                images.add(CardFinder.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none())
+                images.add(ReducedPhoto.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none())
                         .image(), 1));
                 k++;
             }
@@ -237,7 +198,7 @@ class CardFinderTest {
                 // a quarter of the rows flat grey, the rest noise of every strength
                 pixels[i] = (i / size[0]) % 4 == 0 ? 0x808080 : random.nextInt(1 << 24) & (0x3F3F3F << (i % 3));
             }
-            images.add(CardFinder.reduce(new RgbImage(size[0], size[1], pixels), 1));
+            images.add(ReducedPhoto.reduce(new RgbImage(size[0], size[1], pixels), 1));
         }
         for (double amplitude = 40; amplitude <= 60; amplitude += 1.0 / 32) {
             // uniform noise whose colour variance, about amplitude² / 4, runs finely across the busy line (9 × 8²)
@@ -247,21 +208,21 @@ class CardFinderTest {
                     pixels[i] |= (int) (random.nextDouble() * amplitude) << shift;
                 }
             }
-            images.add(CardFinder.reduce(new RgbImage(40, 30, pixels), 1));
+            images.add(ReducedPhoto.reduce(new RgbImage(40, 30, pixels), 1));
         }
         int busy = 0;
-        for (CardFinder.Reduced whole : images) {
+        for (ReducedPhoto whole : images) {
             assertThat(whole.whole()).isTrue();
-            CardFinder.Reduced means = new CardFinder.Reduced(whole.grey(), whole.red(), whole.green(), whole.blue(),
+            ReducedPhoto means = new ReducedPhoto(whole.grey(), whole.red(), whole.green(), whole.blue(),
                     false);
             int w = whole.grey().width;
             int h = whole.grey().height;
             boofcv.struct.image.GrayU8 fromSums = new boofcv.struct.image.GrayU8(w, h);
             boofcv.struct.image.GrayU8 fromMeans = new boofcv.struct.image.GrayU8(w, h);
-            CardFinder.Buffers buffers = new CardFinder.Buffers();
+            WorkingImages buffers = new WorkingImages();
             buffers.reshape(w, h);
-            boolean sums = CardFinder.smoothRegionMask(whole, fromSums, buffers);
-            assertThat(sums).as("busy, %d x %d", w, h).isEqualTo(CardFinder.smoothRegionMask(means, fromMeans,
+            boolean sums = SurfaceMasks.smoothRegionMask(whole, fromSums, buffers);
+            assertThat(sums).as("busy, %d x %d", w, h).isEqualTo(SurfaceMasks.smoothRegionMask(means, fromMeans,
                     buffers));
             assertThat(fromSums.data).as("the mask, %d x %d", w, h).isEqualTo(fromMeans.data);
             busy += sums ? 1 : 0;
@@ -272,7 +233,7 @@ class CardFinderTest {
     @Test
     void theRingIsThePixelsTwoFromTheEdgeAndTheUnreducedImageItsOwnPixels() {
         for (int[] size : new int[][] {{16, 16}, {504, 378}, {17, 40}}) {
-            int[] ring = CardFinder.ring(size[0], size[1]);
+            int[] ring = SurfaceMasks.ring(size[0], size[1]);
             java.util.List<Integer> expected = new ArrayList<>();
             for (int i = 0; i < size[0] * size[1]; i++) {
                 int x = i % size[0];
@@ -290,8 +251,8 @@ class CardFinderTest {
             pixels[i] = random.nextInt(1 << 24);
         }
         RgbImage image = new RgbImage(7, 5, pixels);
-        CardFinder.Reduced same = CardFinder.reduce(image, 1);
-        CardFinder.Reduced halved = CardFinder.reduce(image, 2);
+        ReducedPhoto same = ReducedPhoto.reduce(image, 1);
+        ReducedPhoto halved = ReducedPhoto.reduce(image, 2);
         assertThat(halved.grey().width).isEqualTo(4);
         for (int i = 0; i < pixels.length; i++) {
             assertThat(same.red()[i]).isEqualTo((pixels[i] >> 16) & 0xFF);
@@ -329,58 +290,6 @@ class CardFinderTest {
     }
 
     @Test
-    void theStatusIsConfidentOnlyWithinThreeHundredBitsAndAHundredNearerThanAnyOther() {
-        assertThat(MatchStatus.of(List.of())).isEqualTo(MatchStatus.UNKNOWN);
-        assertThat(MatchStatus.of(matches(300, 400))).isEqualTo(MatchStatus.CONFIDENT);
-        assertThat(MatchStatus.of(matches(300, 399))).isEqualTo(MatchStatus.AMBIGUOUS);
-        assertThat(MatchStatus.of(matches(301, 900))).isEqualTo(MatchStatus.UNKNOWN);
-        assertThat(MatchStatus.of(matches(0))).isEqualTo(MatchStatus.CONFIDENT);
-        assertThat(MatchStatus.of(matches(120, 150, 400))).isEqualTo(MatchStatus.AMBIGUOUS);
-        // the widest-margin wrong answer the benchmark saw (art not in the index): 289 bits, the next 379
-        assertThat(MatchStatus.of(matches(289, 379))).isEqualTo(MatchStatus.AMBIGUOUS);
-        assertThat(MatchStatus.CONFIDENT.wire()).isEqualTo("confident");
-    }
-
-    @Test
-    void cardsAreInReadingOrderRowsFromTheTopEachFromTheLeftEvenOnAPageTurnedALittle() {
-        List<PhotoMatch.Found> grid = new ArrayList<>();
-        double turn = Math.toRadians(8);
-        for (int row = 2; row >= 0; row--) {
-            for (int column = 2; column >= 0; column--) {
-                double x = 200 + column * 300;
-                double y = 200 + row * 420;
-                // the whole page turned 8° about its centre
-                double cx = 500 + (x - 500) * Math.cos(turn) - (y - 620) * Math.sin(turn);
-                double cy = 620 + (x - 500) * Math.sin(turn) + (y - 620) * Math.cos(turn);
-                grid.add(new PhotoMatch.Found(Quad.of(cx - 130, cy - 180, cx + 130, cy - 180, cx + 130, cy + 180,
-                        cx - 130, cy + 180), MatchStatus.UNKNOWN, List.of(new PhotoMatch.Item(
-                        new UUID(row, column), 500, 0))));
-            }
-        }
-        List<PhotoMatch.Found> ordered = ReadingOrder.sort(grid);
-        for (int k = 0; k < 9; k++) {
-            UUID id = ordered.get(k).nearest().get(0).artworkId();
-            assertThat(new int[] {(int) id.getMostSignificantBits(), (int) id.getLeastSignificantBits()})
-                    .as("card %d", k).containsExactly(k / 3, k % 3);
-        }
-    }
-
-    @Test
-    void theRotationIsTheQuarterTurnThatShowsTheCardUpright() {
-        Quad upright = Quad.of(0, 0, 63, 0, 63, 88, 0, 88);
-        assertThat(PhotoMatch.rotation(upright)).isEqualTo(0);
-        // top pointing left: the photo is turned 90° clockwise to show it upright
-        assertThat(PhotoMatch.rotation(Quad.of(0, 63, 0, 0, 88, 0, 88, 63))).isEqualTo(90);
-        assertThat(PhotoMatch.rotation(upright.startingAt(2))).isEqualTo(180);
-        assertThat(PhotoMatch.rotation(Quad.of(88, 0, 88, 63, 0, 63, 0, 0))).isEqualTo(270);
-        // turned 30° clockwise is still nearest upright
-        double c = Math.cos(Math.toRadians(30));
-        double s = Math.sin(Math.toRadians(30));
-        assertThat(PhotoMatch.rotation(Quad.of(0, 0, 63 * c, 63 * s, 63 * c - 88 * s, 63 * s + 88 * c, -88 * s,
-                88 * c))).isEqualTo(0);
-    }
-
-    @Test
     void anOutlineGrownByNothingIsItselfAndGrowsInPerspective() {
         Quad quad = Quad.of(10, 12, 110, 20, 118, 160, 4, 150);
         assertThat(quad.grown(0, 0).cornerDistance(quad)).isLessThan(1e-9);
@@ -388,25 +297,6 @@ class CardFinderTest {
         assertThat(centre).containsExactly(50.0, 100.0);
         Quad grown = Quad.frame(100, 200).grown(0.1, 0.05);
         assertThat(grown.cornerDistance(Quad.of(-10, -10, 110, -10, 110, 210, -10, 210))).isLessThan(1e-9);
-    }
-
-    @Test
-    void theCardAroundAnArtBoxIsTheCardItCameFromAtOneOfItsTwoEnds() {
-        // a card tilted and turned in perspective, upright outline as the finder gives it; its art box from the
-        // small image's layout (x 11-135, y 25-113 of 146 x 204), as found the same way (short side first)
-        for (Quad card : List.of(Quad.of(100, 50, 226, 60, 220, 240, 90, 230), Quad.of(300, 80, 420, 190, 270, 360,
-                150, 250))) {
-            Quad upright = CardFinder.upright(card);
-            double[] a = upright.at(11 / 146.0, 25 / 204.0);
-            double[] b = upright.at(135 / 146.0, 25 / 204.0);
-            double[] c = upright.at(135 / 146.0, 113 / 204.0);
-            double[] d = upright.at(11 / 146.0, 113 / 204.0);
-            Quad artBox = CardFinder.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]));
-            double nearest = PhotoMatch.aroundArtBox(artBox).stream()
-                    .mapToDouble(q -> Math.min(q.cornerDistance(upright), q.startingAt(2).cornerDistance(upright)))
-                    .min().orElseThrow();
-            assertThat(nearest).as("the card around %s", artBox).isLessThan(0.02 * upright.side(0));
-        }
     }
 
     @Test
@@ -423,7 +313,7 @@ class CardFinderTest {
         for (int k = 0; k < 300; k++) {
             mask.set(random.nextInt(160), random.nextInt(120), 1);
         }
-        CardFinder.Buffers buffers = new CardFinder.Buffers();
+        WorkingImages buffers = new WorkingImages();
         buffers.reshape(mask.width, mask.height);
         for (int minPoints : new int[] {1, 2, 12, 40, 10_000}) {
             List<List<Point2D_I32>> all = new ArrayList<>();
@@ -439,7 +329,7 @@ class CardFinderTest {
                     external.add(contour.external);
                 }
             }
-            CardFinder.Contours contours = buffers.contours(mask, true, minPoints);
+            MaskContours contours = buffers.contours(mask, true, minPoints);
             assertThat(copies(contours)).as("at least %d points", minPoints).isEqualTo(all);
             assertThat(copies(buffers.externalContours(mask, minPoints))).as("external, at least %d", minPoints)
                     .isEqualTo(external);
@@ -461,7 +351,7 @@ class CardFinderTest {
     }
 
     /** Each contour as read, copied before the next is read (a read overwrites the one before). */
-    private static List<List<Point2D_I32>> copies(CardFinder.Contours contours) {
+    private static List<List<Point2D_I32>> copies(MaskContours contours) {
         List<List<Point2D_I32>> copies = new ArrayList<>();
         for (int k = 0; k < contours.size(); k++) {
             List<Point2D_I32> copy = new ArrayList<>();
@@ -476,21 +366,21 @@ class CardFinderTest {
         // markFar takes the least squared distance a row at a time: it must mark exactly the pixels whose distance to
         // the nearest surface colour (colourDistance, a root) is over far, on photos and on pixels placed at the bound
         java.util.Random random = new java.util.Random(31);
-        List<CardFinder.Reduced> images = new ArrayList<>();
+        List<ReducedPhoto> images = new ArrayList<>();
         for (PhotoSimulator.Surface surface : PhotoSimulator.Surface.values()) {
             PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(12, 905, CaptureSimulator.Severity.HARSH, surface,
                     1600, 1200, 25, 0.2);
-            images.add(CardFinder.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none()).image(), 1));
+            images.add(ReducedPhoto.reduce(UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none()).image(), 1));
         }
         int[] pixels = new int[61 * 40];
         for (int i = 0; i < pixels.length; i++) {
             pixels[i] = random.nextInt(1 << 24);
         }
-        images.add(CardFinder.reduce(new RgbImage(61, 40, pixels), 1));
-        images.add(CardFinder.reduce(new RgbImage(61, 40, pixels), 2)); // means: fractions
+        images.add(ReducedPhoto.reduce(new RgbImage(61, 40, pixels), 1));
+        images.add(ReducedPhoto.reduce(new RgbImage(61, 40, pixels), 2)); // means: fractions
         int marked = 0;
         int unmarked = 0;
-        for (CardFinder.Reduced image : images) {
+        for (ReducedPhoto image : images) {
             for (int trial = 0; trial < 4; trial++) {
                 float[][] centres = new float[trial + 3][];
                 for (int c = 0; c < centres.length; c++) {
@@ -501,13 +391,13 @@ class CardFinderTest {
                 int h = image.grey().height;
                 // far exactly a pixel's colour distance (the bound itself is not far), or just under it (far)
                 int at = random.nextInt(w * h);
-                float distance = CardFinder.colourDistance(centres, image.red()[at], image.green()[at],
+                float distance = SurfaceMasks.colourDistance(centres, image.red()[at], image.green()[at],
                         image.blue()[at]);
                 float far = trial == 0 ? distance : trial == 1 ? Math.nextDown(distance) : 24 + random.nextFloat() * 100;
                 boofcv.struct.image.GrayU8 mask = new boofcv.struct.image.GrayU8(w, h);
-                CardFinder.markFar(image, centres, far, mask);
+                SurfaceMasks.markFar(image, centres, far, mask);
                 for (int i = 0; i < w * h; i++) {
-                    boolean off = CardFinder.colourDistance(centres, image.red()[i], image.green()[i],
+                    boolean off = SurfaceMasks.colourDistance(centres, image.red()[i], image.green()[i],
                             image.blue()[i]) > far;
                     assertThat(mask.data[i]).as("%d x %d, pixel %d, far %s", w, h, i, far).isEqualTo(
                             (byte) (off ? 1 : 0));
@@ -528,7 +418,7 @@ class CardFinderTest {
         java.util.Random random = new java.util.Random(13);
         for (int k = 0; k < 20_000; k++) {
             float far = k < 3 ? new float[] {0f, 1f, 30f}[k] : random.nextFloat() * 400;
-            float bound = CardFinder.squaredWithin(far);
+            float bound = SurfaceMasks.squaredWithin(far);
             assertThat((float) Math.sqrt(bound)).as("far %s", far).isLessThanOrEqualTo(far);
             assertThat((float) Math.sqrt(Math.nextUp(bound))).as("far %s", far).isGreaterThan(far);
             for (int j = 0; j < 20; j++) {
@@ -538,55 +428,5 @@ class CardFinderTest {
                 }
             }
         }
-    }
-
-    @Test
-    void findingStopsAtTheUploadsDeadlineNamingTheStep() throws Exception {
-        PhotoSimulator.Photo photo = PhotoSimulator.wholePhoto(3, 77, CaptureSimulator.Severity.REALISTIC);
-        UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
-        // a clock that moves a second each time it is read: the deadline of 2.5 s passes at the third check, the
-        // search's first (a 4:3 photo is first taken whole, as a guide crop would be, with two checks)
-        AtomicLong now = new AtomicLong();
-        UploadDeadline deadline = UploadDeadline.after(Duration.ofMillis(2500), () -> now.getAndAdd(1_000_000_000L));
-        ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), List.of());
-        assertThatThrownBy(() -> new PhotoMatch().match(upright, matcher, deadline))
-                .isInstanceOf(ProblemException.class).hasMessageContaining("finding the cards");
-    }
-
-    /**
-     * How far the outline the match tries nearest {@code photo}'s card is from it: its farthest corner, in the
-     * photo's pixels. The outlines as the match tries them: each found, as found, as a sleeve's and as the inside of
-     * a border, upright or upside down (the match decides).
-     */
-    private static double nearestOutlineTried(PhotoSimulator.Photo photo) throws Exception {
-        UprightPhoto upright = UprightPhoto.decode(photo.jpeg(), DECODER, UploadDeadline.none());
-        List<CardFinder.FoundCard> found = new CardFinder().find(upright.image(), UploadDeadline.none());
-        double scale = (double) photo.width() / upright.image().width();
-        double best = Double.MAX_VALUE;
-        for (CardFinder.FoundCard card : found) {
-            for (Quad outline : card.outlines()) {
-                for (Quad tried : List.of(outline, outline.grown(-PhotoMatch.SLEEVE_U, -PhotoMatch.SLEEVE_V),
-                        outline.grown(PhotoMatch.BORDER_U, PhotoMatch.BORDER_V))) {
-                    Quad inPhoto = tried.scaled(scale, scale);
-                    for (int turn = 0; turn < 4; turn += 2) {
-                        best = Math.min(best, inPhoto.startingAt(turn).cornerDistance(truth(photo)));
-                    }
-                }
-            }
-        }
-        return best;
-    }
-
-    private static Quad truth(PhotoSimulator.Photo photo) {
-        double[][] c = photo.cards().get(0).corners();
-        return Quad.of(c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1]);
-    }
-
-    private static List<ArtMatcher.Match> matches(int... distances) {
-        List<ArtMatcher.Match> list = new ArrayList<>();
-        for (int k = 0; k < distances.length; k++) {
-            list.add(new ArtMatcher.Match(new UUID(0, k), distances[k], distances[k] <= 300, 0));
-        }
-        return list;
     }
 }

@@ -1,4 +1,4 @@
-package dev.cardcatalog.scan;
+package dev.cardcatalog.scan.finder;
 
 import boofcv.struct.image.GrayU8;
 import java.lang.invoke.MethodHandles;

@@ -1,4 +1,4 @@
-package dev.cardcatalog.scan;
+package dev.cardcatalog.scan.finder;
 
 import boofcv.abst.filter.blur.BlurFilter;
 import boofcv.abst.filter.derivative.ImageGradient;

@@ -1,0 +1,260 @@
+package dev.cardcatalog.scan.finder;
+
+import boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge;
+import boofcv.struct.ConfigLength;
+import boofcv.struct.image.GrayF32;
+import boofcv.struct.image.GrayU8;
+import georegression.struct.point.Point2D_I32;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.ddogleg.struct.DogArray_I32;
+
+/**
+ * The candidate outlines of one photo, pooled from every binarization: each contour fitted with a card-shaped
+ * quadrilateral ({@link QuadFit}), kept when it is an edge all round ({@link #edgeContrast}); an outline found again
+ * (corners within {@value #SAME_SHARE} of its shorter side) counts once more for the first, and the most often found
+ * come first. One pool belongs to one search.
+ */
+final class OutlinePool {
+
+    /** An outline whose corners are all within this share of the photo's size of its corners is its edge. */
+    static final double FRAME_SHARE = 0.03;
+
+    /** The most contours a polygon is fitted to (the longest first). */
+    static final int MAX_CONTOURS = 600;
+
+    /** The most card outlines kept from one photo, before they are grouped into cards. */
+    static final int MAX_OUTLINES = 256;
+
+    /** The most contours of one binarization a polygon is fitted to (the longest first). */
+    static final int MAX_CONTOURS_EACH = 60;
+
+    final ReducedPhoto small;
+    final GrayF32 grey;
+    final int factor;
+    final double minArea;
+    final boolean hulls;
+    final int minPoints;
+    final Deadline deadline;
+    final WorkingImages working;
+    final PolylineSplitMerge fit = new PolylineSplitMerge();
+    final PolylineSplitMerge loose = new PolylineSplitMerge();
+    final List<Quad> quads = new ArrayList<>();
+    final List<int[]> support = new ArrayList<>();
+    final List<Double> contrast = new ArrayList<>();
+    int fitted;
+
+    OutlinePool(ReducedPhoto small, int factor, double minArea, boolean hulls, Deadline deadline,
+            WorkingImages working) {
+        this.small = small;
+        this.hulls = hulls;
+        this.working = working;
+        this.grey = small.grey();
+        this.factor = factor;
+        this.minArea = minArea;
+        this.minPoints = (int) Math.sqrt(minArea) * 2;
+        this.deadline = deadline;
+        fit.setLoops(true);
+        fit.setConvex(true);
+        fit.setMinSides(4);
+        fit.setMaxSides(4);
+        fit.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
+        fit.setCornerScorePenalty(0.25);
+        // a mask's outline with bits of the surface along it: sides further from straight, not quite convex
+        loose.setLoops(true);
+        loose.setConvex(false);
+        loose.setMinSides(4);
+        loose.setMaxSides(4);
+        loose.setMinimumSideLength(Math.max(6, (int) (Math.sqrt(minArea) / 4)));
+        loose.setCornerScorePenalty(0.25);
+        loose.setMaxSideError(ConfigLength.relative(LOOSE_SIDE_ERROR, 4));
+    }
+
+    /** The external contours of {@code mask}, and of it eroded by a pixel (cards that touch come apart). */
+    void addMask(GrayU8 mask, GrayU8 eroded) {
+        deadline.check("finding the cards");
+        addContours(working.externalContours(mask, minPoints));
+        MaskMorphology.erode8(mask, eroded);
+        deadline.check("finding the cards");
+        addContours(working.externalContours(eroded, minPoints));
+    }
+
+    /** Fits the contours given (each of at least {@link #minPoints} points), the longest first. */
+    void addContours(MaskContours contours) {
+        int[] order = contours.longestFirst();
+        for (int k = 0; k < order.length && k < MAX_CONTOURS_EACH && fitted < MAX_CONTOURS; k++) {
+            if (++fitted % 16 == 0) {
+                deadline.check("finding the cards");
+            }
+            add(contours.get(order[k])); // read, and done with, before the next
+        }
+    }
+
+    private void add(List<Point2D_I32> sequence) {
+        Quad quad = fitted(sequence);
+        if (quad == null && QuadFit.boundsArea(sequence) >= minArea) {
+            // a die or a fingertip over a card's border, glare across its edge, or a sleeve's white on a light
+            // surface, bite notches out of the mask: a card is convex, so its outline is its contour's convex
+            // hull's, when the contour runs along nearly all of that outline (a pattern's blob or a speckled
+            // region does not); along most of it, when no mask gave a card at all ({@code hulls})
+            Quad hull = fitted(QuadFit.hullContour(sequence));
+            if (hull != null && QuadFit.alongOutline(sequence, hull)
+                    >= (hulls ? QuadFit.MIN_HULL_ALONG : QuadFit.MIN_NOTCHED_ALONG)) {
+                quad = hull;
+            }
+        }
+        if (quad == null) {
+            return;
+        }
+        Quad refined = QuadFit.refine(quad, grey);
+        if (refined != null && QuadFit.cardShaped(refined, minArea)) {
+            quad = refined;
+        }
+        // BoofCV's coordinates are pixel centres; ours pixel edges
+        Quad outline = QuadFit.upright(quad.translated(0.5, 0.5));
+        if (QuadFit.upright(Quad.frame(grey.width, grey.height)).cornerDistance(outline)
+                < FRAME_SHARE * Math.max(grey.width, grey.height)) {
+            return; // the photo's own edge (a busy surface's edges reach it): the whole photo is tried anyway
+        }
+        Quad scaled = outline.scaled(factor, factor);
+        for (int k = 0; k < quads.size(); k++) {
+            Quad q = quads.get(k);
+            if (sameOutline(q, scaled)) {
+                support.get(k)[0]++;
+                return;
+            }
+        }
+        if (quads.size() >= MAX_OUTLINES) {
+            return;
+        }
+        double edge = edgeContrast(small, quad);
+        if (edge < MIN_EDGE_CONTRAST) {
+            return; // no edge all round: the halo of a local threshold around a card, a shadow's outline
+        }
+        quads.add(scaled);
+        support.add(new int[] {1});
+        contrast.add(edge);
+    }
+
+    /**
+     * The card-shaped quadrilateral fitted to {@code sequence} (split-and-merge, again more loosely when that
+     * fails; its sides by {@link QuadFit#sidesMet}), or null.
+     */
+    private Quad fitted(List<Point2D_I32> sequence) {
+        PolylineSplitMerge used = fit;
+        if (!fit.process(sequence) || fit.getBestPolyline() == null) {
+            used = loose;
+            if (!loose.process(sequence) || loose.getBestPolyline() == null) {
+                return null;
+            }
+        }
+        DogArray_I32 corners = used.getBestPolyline().splits;
+        if (corners.size != 4) {
+            return null;
+        }
+        Quad quad = QuadFit.sidesMet(sequence, corners);
+        return quad != null && QuadFit.cardShaped(quad, minArea) ? quad : null;
+    }
+
+    /** The outlines, the most often found first (the first found on a tie). */
+    List<Quad> outlines() {
+        Integer[] order = new Integer[quads.size()];
+        for (int k = 0; k < order.length; k++) {
+            order[k] = k;
+        }
+        java.util.Arrays.sort(order, Comparator.comparingInt((Integer k) -> -support.get(k)[0])
+                .thenComparingDouble(k -> -contrast.get(k)));
+        List<Quad> out = new ArrayList<>();
+        for (Integer k : order) {
+            out.add(quads.get(k));
+        }
+        return out;
+    }
+
+    /**
+     * How clearly {@code quad} (pixel-centre coordinates of the small image) is an edge all round: for each side, the
+     * mean colour difference (Euclidean, 0–255 a channel) between points {@value #EDGE_STEP} pixels either side of
+     * it, along its middle (clear of rounded corners); the least of the four sides.
+     */
+    static double edgeContrast(ReducedPhoto small, Quad quad) {
+        double least = Double.MAX_VALUE;
+        int w = small.grey().width;
+        int h = small.grey().height;
+        double cx = quad.centreX();
+        double cy = quad.centreY();
+        for (int side = 0; side < 4; side++) {
+            double x0 = quad.x(side);
+            double y0 = quad.y(side);
+            double x1 = quad.x(side + 1);
+            double y1 = quad.y(side + 1);
+            double length = Math.hypot(x1 - x0, y1 - y0);
+            if (length < 1) {
+                return 0;
+            }
+            double nx = -(y1 - y0) / length;
+            double ny = (x1 - x0) / length;
+            if (nx * ((x0 + x1) / 2 - cx) + ny * ((y0 + y1) / 2 - cy) < 0) {
+                nx = -nx; // outwards
+                ny = -ny;
+            }
+            int samples = Math.max(4, (int) (length / 2));
+            double sum = 0;
+            int counted = 0;
+            for (int k = 0; k < samples; k++) {
+                double t = 0.15 + 0.7 * (k + 0.5) / samples;
+                double px = x0 + t * (x1 - x0);
+                double py = y0 + t * (y1 - y0);
+                double ox = px + EDGE_STEP * nx;
+                double oy = py + EDGE_STEP * ny;
+                double ix = px - EDGE_STEP * nx;
+                double iy = py - EDGE_STEP * ny;
+                if (ox < 0 || oy < 0 || ox > w - 1 || oy > h - 1 || ix < 0 || iy < 0 || ix > w - 1 || iy > h - 1) {
+                    continue;
+                }
+                double dr = bilinear(small.red(), w, ox, oy) - bilinear(small.red(), w, ix, iy);
+                double dg = bilinear(small.green(), w, ox, oy) - bilinear(small.green(), w, ix, iy);
+                double db = bilinear(small.blue(), w, ox, oy) - bilinear(small.blue(), w, ix, iy);
+                sum += Math.sqrt(dr * dr + dg * dg + db * db);
+                counted++;
+            }
+            least = Math.min(least, counted == 0 ? 0 : sum / counted);
+        }
+        return least;
+    }
+
+    private static double bilinear(float[] plane, int w, double x, double y) {
+        int x0 = Math.min((int) x, w - 2);
+        int y0 = (int) y;
+        int h = plane.length / w;
+        y0 = Math.min(y0, h - 2);
+        double fx = x - x0;
+        double fy = y - y0;
+        int i = y0 * w + x0;
+        return (plane[i] * (1 - fx) + plane[i + 1] * fx) * (1 - fy) + (plane[i + w] * (1 - fx) + plane[i + w + 1] * fx)
+                * fy;
+    }
+
+    /** How far either side of an outline its edge's contrast is sampled, in pixels of the small image. */
+    static final double EDGE_STEP = 1.5;
+
+    /** The least edge contrast ({@link #edgeContrast}) of an outline kept. */
+    static final double MIN_EDGE_CONTRAST = 10;
+
+    /** The farthest a contour may be from a side of the loose fit, as a share of the side's length. */
+    static final double LOOSE_SIDE_ERROR = 0.1;
+
+    /** Whether two outlines are one: every corner within {@value #SAME_SHARE} of the shorter side of either. */
+    static boolean sameOutline(Quad a, Quad b) {
+        double shortest = Math.min(Math.min(a.side(0), a.side(1)), Math.min(a.side(2), a.side(3)));
+        for (int turn = 0; turn < 4; turn += 2) {
+            if (a.startingAt(turn).cornerDistance(b) < SAME_SHARE * shortest) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Corners of two outlines of one edge differ by less than this share of the shorter side. */
+    static final double SAME_SHARE = 0.02;
+}
