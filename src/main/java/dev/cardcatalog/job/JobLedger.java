@@ -29,6 +29,11 @@ import javax.sql.DataSource;
  * flight" is the partial unique index {@code job_one_in_flight_idx}, so it holds across replicas without a
  * check-then-act race. Every write to a run is conditional on the run still being {@code running}, so a run taken
  * over by another instance can no longer change anything.
+ *
+ * <p>One file on purpose (over 800 lines): it holds every statement that changes a job's or a run's state, and each
+ * is correct only together with the others' conditions (which state a claim, a retry, a cancel or a take-over moves
+ * from); split, a reader would have to gather them again to check one. Reads that change nothing are in
+ * {@link JobQueries}.
  */
 @ApplicationScoped
 public class JobLedger {

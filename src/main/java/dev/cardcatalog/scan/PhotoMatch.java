@@ -26,10 +26,10 @@ import java.util.function.Supplier;
  * nearest over everything tried:
  * <ul>
  *   <li>each of its outlines ({@link FoundCard}: a sleeve or a pocket, its edge, the inside of its
- *       border), each as found, as the card inside a sleeve ({@value #SLEEVE_U} of the width and {@value #SLEEVE_V}
+ *       border), each as found, as the card inside a sleeve ({@value CardOutlines#SLEEVE_U} of the width and {@value CardOutlines#SLEEVE_V}
  *       of the height inside it on every side: 1.5 mm of 66 × 91 mm) and as the inside of a card's border (the card
- *       {@value #BORDER_U} and {@value #BORDER_V} beyond it: a Scryfall {@code small} image's 7-pixel frame), the
- *       largest first, at most {@value #MAX_TRIES} outlines;</li>
+ *       {@value CardOutlines#BORDER_U} and {@value CardOutlines#BORDER_V} beyond it: a Scryfall {@code small} image's 7-pixel frame), the
+ *       largest first, at most {@value CardOutlines#MAX_TRIES} outlines;</li>
  *   <li>each at 0° and 180° (the finder cannot tell the top of a card from its bottom), and, when the outline is
  *       nearly square (its sides within {@value CaptureQueries#SHAPE_RATIO} of each other, a card tilted along its
  *       length), with its other pair of sides as the short ones too;</li>
@@ -59,7 +59,7 @@ import java.util.function.Supplier;
  * and are not matched), and a page otherwise.
  *
  * <p>Cost, bounded: at most {@value #MAX_CARDS} cards (the largest) and {@value #MAX_CARDS} finds that hold others,
- * at most {@value #MAX_TRIES} outlines of each (and two more around its art box when it is not confident and the
+ * at most {@value CardOutlines#MAX_TRIES} outlines of each (and two more around its art box when it is not confident and the
  * queries' cap, {@value ArtMatcher#MAX_QUERIES} fingerprints, leaves room for them and the whole photo), each warped
  * to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is checked before
  * every card and every outline. The finer look runs for {@value #FINER_LOOKS} photo at a time on an instance
@@ -77,9 +77,6 @@ public final class PhotoMatch {
     /** Nearest artworks answered per card. */
     public static final int MATCHES = 10;
 
-    /** The most outlines tried per card (each at two or four turns of six offsets). */
-    static final int MAX_TRIES = 9;
-
     /** The shortest shorter-to-longer side ratio of a photo taken whole as a guide crop before it is searched. */
     static final double GUIDE_RATIO_MIN = 0.62;
     /** The longest such ratio. */
@@ -87,11 +84,6 @@ public final class PhotoMatch {
 
     /** A card that covers at least this share of the photo may be the photo itself (a guide crop). */
     static final double GUIDE_SHARE = 0.5;
-
-    static final double SLEEVE_U = 1.5 / 66;
-    static final double SLEEVE_V = 1.5 / 91;
-    static final double BORDER_U = 7.0 / 132;
-    static final double BORDER_V = 7.0 / 190;
 
     static final int MAX_CARD_WIDTH = 2 * CardWarp.CARD_WIDTH;
     static final int MAX_CARD_HEIGHT = 2 * CardWarp.CARD_HEIGHT;
@@ -116,27 +108,8 @@ public final class PhotoMatch {
      *                 ({@link FoundCard#edge}), starting at a corner of one of its short sides
      * @param status   how sure the match is ({@link MatchStatus#of(List)})
      * @param nearest  its nearest artworks, nearest first, at most {@value #MATCHES}
-     * @param evidence what else was seen of an {@link MatchStatus#AMBIGUOUS} card (by {@link MatchStatus#of(List)})
-     *                 by a match made {@link #PhotoMatch(boolean) with evidence}; null for any other
      */
-    public record Found(Quad corners, MatchStatus status, List<Item> nearest, Evidence evidence) {
-
-        /** A card found with no {@link Evidence} beyond its nearest artworks. */
-        public Found(Quad corners, MatchStatus status, List<Item> nearest) {
-            this(corners, status, nearest, null);
-        }
-    }
-
-    /**
-     * What the match saw of an {@link MatchStatus#AMBIGUOUS} card besides its nearest artworks over everything tried:
-     * evidence the benchmark prints and judges rules on (docs/benchmarks.md, "Issue 24"), not part of the status
-     * (measured, and not taken: {@link MatchStatus}).
-     *
-     * @param lookOther bits: the nearest artwork other than the card's nearest over the fingerprints of the one
-     *                  outline (look) whose fingerprint gave that nearest artwork; {@link Integer#MAX_VALUE} when
-     *                  there is none
-     */
-    public record Evidence(int lookOther) {
+    public record Found(Quad corners, MatchStatus status, List<Item> nearest) {
     }
 
     /**
@@ -149,25 +122,15 @@ public final class PhotoMatch {
     static final int FINER_LOOKS = 1;
 
     private final CardFinder finder = new CardFinder();
-    private final boolean withEvidence;
     private final Semaphore finerLooks;
 
-    /** A match that answers no {@link Evidence} (the endpoint's: it is not part of the status). */
+    /** A match whose finer looks take turns ({@link #FINER_LOOKS}). */
     public PhotoMatch() {
-        this(false);
+        this(new Semaphore(FINER_LOOKS, true));
     }
 
-    /**
-     * @param withEvidence whether each {@link MatchStatus#AMBIGUOUS} card carries its {@link Evidence}, at the cost
-     *                     of one more search of the index over its one outline's fingerprints (the benchmark's)
-     */
-    public PhotoMatch(boolean withEvidence) {
-        this(withEvidence, new Semaphore(FINER_LOOKS, true));
-    }
-
-    /** As {@link #PhotoMatch(boolean)}, the finer looks taking turns at {@code finerLooks}' permits (tests). */
-    PhotoMatch(boolean withEvidence, Semaphore finerLooks) {
-        this.withEvidence = withEvidence;
+    /** As {@link #PhotoMatch()}, the finer looks taking turns at {@code finerLooks}' permits (tests). */
+    PhotoMatch(Semaphore finerLooks) {
         this.finerLooks = finerLooks;
     }
 
@@ -183,7 +146,7 @@ public final class PhotoMatch {
             return List.of(crop);
         }
         List<FoundCard> finds = finder.find(image, CardFinder.SEARCH_SIDE, deadline);
-        if (collection(finds, image) && photo.hasFiner() && takeFinerLook(deadline)) {
+        if (CardOutlines.collection(finds, image) && photo.hasFiner() && takeFinerLook(deadline)) {
             // many small cards, a few pixels apart at this scale: found again twice as fine before any is matched,
             // so that each card is matched once, at the scale whose outlines are truer
             try {
@@ -192,7 +155,7 @@ public final class PhotoMatch {
                 if (finer != null) {
                     List<FoundCard> finerFinds = finder.find(finer, 2 * CardFinder.SEARCH_SIDE, deadline);
                     // the first look's count holds pieces that the finer one sees whole: most is enough
-                    if (withoutContainers(finerFinds).size() >= FINER_SHARE * withoutContainers(finds).size()) {
+                    if (CardOutlines.withoutContainers(finerFinds).size() >= FINER_SHARE * CardOutlines.withoutContainers(finds).size()) {
                         return ReadingOrder.sort(pass(photo, finer, finerFinds, () -> null, false, matcher,
                                 deadline, new ArrayList<>()));
                     }
@@ -254,15 +217,15 @@ public final class PhotoMatch {
         double sy = (double) photo.height() / search.height();
         List<FoundCard> all = new ArrayList<>(finds);
         all.sort(Comparator.comparingDouble((FoundCard c) -> c.outer().area()).reversed());
-        List<FoundCard> found = withoutContainers(all);
-        List<Tried> tried = new ArrayList<>();
+        List<FoundCard> found = CardOutlines.withoutContainers(all);
+        List<MatchedCard> tried = new ArrayList<>();
         int containers = 0;
         for (FoundCard card : all) {
             if (found.contains(card) || insideConfident(card.outer(), tried)) {
                 continue;
             }
             // a page of cards, or a card whose art box and text box were found too: a card if it is recognised
-            Tried container = null;
+            MatchedCard container = null;
             if (containers++ < MAX_CARDS) {
                 deadline.check("matching the cards");
                 container = tryCard(search, finer, card, false, matcher, deadline);
@@ -287,13 +250,13 @@ public final class PhotoMatch {
             tried.add(tryCard(search, finer, card, guide && k == 0, matcher, deadline));
         }
         if (tried.isEmpty() && guide) {
-            Tried photoWhole = tryCard(search, finer, null, true, matcher, deadline);
+            MatchedCard photoWhole = tryCard(search, finer, null, true, matcher, deadline);
             if (photoWhole.status != MatchStatus.UNKNOWN) {
                 tried.add(photoWhole);
             }
         }
         List<Found> cards = new ArrayList<>();
-        for (Tried t : withoutNested(tried)) {
+        for (MatchedCard t : withoutNested(tried)) {
             cards.add(t.found(sx, sy));
         }
         return cards;
@@ -313,38 +276,15 @@ public final class PhotoMatch {
             return null;
         }
         deadline.check("matching the cards");
-        Tried whole = tryCard(image, () -> null, null, true, matcher, deadline);
+        MatchedCard whole = tryCard(image, () -> null, null, true, matcher, deadline);
         if (whole.status != MatchStatus.CONFIDENT) {
             return null;
         }
         return whole.found((double) photo.width() / image.width(), (double) photo.height() / image.height());
     }
 
-    /**
-     * Whether {@code finds} (in {@code image}, searched at {@link CardFinder#SEARCH_SIDE}) are a collection laid out
-     * in rows: at least {@value #COLLECTION_CARDS} cards whose median shorter side is under {@value #SMALL_SIDE}
-     * searched pixels. Their edges, a few pixels apart at that scale, are found truer twice as fine: in a photo of
-     * 40 real cards in a grid the outlines found at the first look overlap the true ones by 0.74–0.96, at the finer
-     * one by 0.85 or more for 39 of 40 (docs/benchmarks.md, "Real photos").
-     */
-    static boolean collection(List<FoundCard> finds, RgbImage image) {
-        if (finds.size() < COLLECTION_CARDS) {
-            return false;
-        }
-        int longer = Math.max(image.width(), image.height());
-        double factor = Math.max(1, (longer + CardFinder.SEARCH_SIDE - 1) / CardFinder.SEARCH_SIDE);
-        double[] sides = finds.stream().mapToDouble(c -> shortSide(c.outer())).sorted().toArray();
-        return sides[sides.length / 2] / factor < SMALL_SIDE;
-    }
-
     /** The least share of a collection's first look's cards that its finer look must find to be taken. */
     static final double FINER_SHARE = 0.8;
-
-    /** The fewest cards found that make a photo a {@link #collection}. */
-    static final int COLLECTION_CARDS = 10;
-
-    /** A collection's cards' median shorter side is under this many searched pixels. */
-    static final double SMALL_SIDE = 64;
 
     private static long recognised(List<Found> cards) {
         return cards.stream().filter(c -> c.status() != MatchStatus.UNKNOWN).count();
@@ -355,7 +295,7 @@ public final class PhotoMatch {
     }
 
     /** A card after matching: its attempts, nearest artworks and status. */
-    private static final class Tried {
+    private static final class MatchedCard {
         final Quad outer;
         /** The card's outline by its shape ({@link FoundCard#edge}); null for a photo taken whole. */
         final Quad edge;
@@ -364,10 +304,7 @@ public final class PhotoMatch {
         final List<ArtMatcher.Match> nearest;
         final MatchStatus status;
 
-        final Evidence evidence;
-
-        Tried(Quad outer, Quad edge, List<Attempt> attempts, int[] attemptOfQuery, List<ArtMatcher.Match> nearest,
-                Evidence evidence) {
+        MatchedCard(Quad outer, Quad edge, List<Attempt> attempts, int[] attemptOfQuery, List<ArtMatcher.Match> nearest) {
             this.edge = edge;
             this.attempts = attempts;
             this.attemptOfQuery = attemptOfQuery;
@@ -376,7 +313,6 @@ public final class PhotoMatch {
             // a confident card reaches as far as the outline it was recognised through (a card around its art box)
             Quad matched = status == MatchStatus.CONFIDENT ? cornersOf(nearest.get(0).query()) : outer;
             this.outer = matched.area() > outer.area() ? matched : outer;
-            this.evidence = evidence;
         }
 
         int best() {
@@ -404,7 +340,7 @@ public final class PhotoMatch {
             for (ArtMatcher.Match m : nearest) {
                 items.add(new Item(m.artworkId(), m.distance(), rotation(cornersOf(m.query()))));
             }
-            return new Found(corners.scaled(sx, sy), status, List.copyOf(items), evidence);
+            return new Found(corners.scaled(sx, sy), status, List.copyOf(items));
         }
     }
 
@@ -420,14 +356,14 @@ public final class PhotoMatch {
         return quarter * 90;
     }
 
-    private Tried tryCard(RgbImage image, Supplier<RgbImage> finer, FoundCard card, boolean whole,
+    private MatchedCard tryCard(RgbImage image, Supplier<RgbImage> finer, FoundCard card, boolean whole,
             ArtMatcher matcher, UploadDeadline deadline) {
-        Search search = new Search(matcher);
+        CardSearch search = new CardSearch(matcher);
         if (card != null) {
-            List<List<Quad>> outlines = outlinesTriedByFind(card);
+            List<List<Quad>> outlines = CardOutlines.outlinesTriedByFind(card);
             RgbImage source = image;
             double scale = 1;
-            RgbImage larger = shortSide(card.outer()) < CardWarp.CARD_WIDTH ? finer.get() : null;
+            RgbImage larger = CardOutlines.shortSide(card.outer()) < CardWarp.CARD_WIDTH ? finer.get() : null;
             if (larger != null) {
                 source = larger;
                 scale = (double) source.width() / image.width();
@@ -452,7 +388,7 @@ public final class PhotoMatch {
             if (!search.confident() && search.queries + ART_BOX_QUERIES + wholeQueries <= ArtMatcher.MAX_QUERIES) {
                 // not confident: the outline may be the card's art box, the card's own edge unseen
                 List<Attempt> batch = new ArrayList<>();
-                for (Quad outline : aroundArtBox(card.outlines().get(0))) {
+                for (Quad outline : CardOutlines.aroundArtBox(card.outlines().get(0))) {
                     deadline.check("matching the cards");
                     addWarped(batch, source, outline, scale);
                 }
@@ -464,9 +400,8 @@ public final class PhotoMatch {
             search.add(List.of(new Attempt(Quad.frame(image.width(), image.height()), CaptureQueries.of(image))));
         }
         Quad outer = card != null ? card.outer() : Quad.frame(image.width(), image.height());
-        int[] attemptOf = search.attemptOfQuery();
-        return new Tried(outer, card != null ? card.edge() : null, search.attempts, attemptOf, search.nearest,
-                withEvidence ? search.evidence(attemptOf) : null);
+        return new MatchedCard(outer, card != null ? card.edge() : null, search.attempts, search.attemptOfQuery(),
+                search.nearest);
     }
 
     /**
@@ -482,13 +417,13 @@ public final class PhotoMatch {
      * A card's search, a few outlines at a time: its attempts so far, their query fingerprints in order, and the
      * nearest artworks over all of them ({@link ArtMatcher#merged}: what one search over every query gives).
      */
-    private static final class Search {
+    private static final class CardSearch {
         final ArtMatcher matcher;
         final List<Attempt> attempts = new ArrayList<>();
         int queries;
         List<ArtMatcher.Match> nearest = List.of();
 
-        Search(ArtMatcher matcher) {
+        CardSearch(ArtMatcher matcher) {
             this.matcher = matcher;
         }
 
@@ -524,25 +459,6 @@ public final class PhotoMatch {
             return MatchStatus.of(nearest) == MatchStatus.CONFIDENT;
         }
 
-        /**
-         * The card's {@link Evidence} when it is {@link MatchStatus#AMBIGUOUS}; null otherwise.
-         *
-         * @param attemptOf {@link #attemptOfQuery()}
-         */
-        Evidence evidence(int[] attemptOf) {
-            if (MatchStatus.of(nearest) != MatchStatus.AMBIGUOUS) {
-                return null;
-            }
-            ArtMatcher.Match first = nearest.get(0);
-            byte[][] look = attempts.get(attemptOf[first.query()]).queries().fingerprints();
-            for (ArtMatcher.Match m : matcher.nearest(look, 2)) {
-                if (!m.artworkId().equals(first.artworkId())) {
-                    return new Evidence(m.distance());
-                }
-            }
-            return new Evidence(Integer.MAX_VALUE);
-        }
-
         /** For each query fingerprint, in order, the attempt it belongs to. */
         int[] attemptOfQuery() {
             int[] attemptOf = new int[queries];
@@ -556,73 +472,8 @@ public final class PhotoMatch {
         }
     }
 
-    /**
-     * The outlines tried for {@code card}, in the order tried: each of its outlines as found, as the card inside a
-     * sleeve and as the inside of a card's border, leaving out one whose corners are within 1 % of its shorter side
-     * of one already tried; at most {@value #MAX_TRIES}. Coordinates as the card's.
-     */
-    public static List<Quad> outlinesTried(FoundCard card) {
-        return outlinesTriedByFind(card).stream().flatMap(List::stream).toList();
-    }
-
-    /**
-     * {@link #outlinesTried}, grouped by the outline of the finder's that each comes from (as found, as a sleeve's,
-     * as the inside of a border): a group is searched together, so the best of the three gives the card's corners
-     * when the look stops after it. Groups left empty by the rule are left out.
-     */
-    static List<List<Quad>> outlinesTriedByFind(FoundCard card) {
-        List<List<Quad>> groups = new ArrayList<>();
-        List<Quad> tried = new ArrayList<>();
-        for (Quad outline : card.outlines()) {
-            List<Quad> group = new ArrayList<>(3);
-            for (Quad variant : List.of(outline, outline.grown(-SLEEVE_U, -SLEEVE_V),
-                    outline.grown(BORDER_U, BORDER_V))) {
-                if (tried.size() < MAX_TRIES
-                        && tried.stream().noneMatch(q -> q.cornerDistance(variant) < 0.01 * shortSide(q))) {
-                    tried.add(variant);
-                    group.add(variant);
-                }
-            }
-            if (!group.isEmpty()) {
-                groups.add(group);
-            }
-        }
-        return groups;
-    }
-
     /** The query fingerprints of the two cards around an art box: each at 0° and 180°. */
     static final int ART_BOX_QUERIES = 2 * 2 * CaptureQueries.PER_TURN;
-
-    /**
-     * How far a card reaches beyond its art box, in art-box widths at either side and art-box heights above and
-     * below: a Scryfall {@code small} image (146 × 204) has its art box at x 11–135, y 25–113.
-     */
-    static final double ART_SIDE = 11.0 / 124;
-    static final double ART_TOP = 25.0 / 88;
-    static final double ART_BOTTOM = 91.0 / 88;
-
-    /**
-     * The card whose art box {@code art} would be, either end up: a white-bordered card on a light surface, or one
-     * under glare, can show no edge of its own while its art box's edges are clear. The art box is wider than tall,
-     * so the card's height runs along the outline's short sides.
-     *
-     * @param art an outline as the finder gives it ({@link CardFinder#upright}: side 0 a short side)
-     * @return two outlines, the card below and above its art box, each as the finder gives outlines; their corners
-     *         carry the art box's error about twice over
-     */
-    static List<Quad> aroundArtBox(Quad art) {
-        List<Quad> cards = new ArrayList<>(2);
-        for (boolean topAtStart : new boolean[] {true, false}) {
-            double top = topAtStart ? -ART_TOP : 1 + ART_TOP;
-            double bottom = topAtStart ? 1 + ART_BOTTOM : -ART_BOTTOM;
-            double[] a = art.at(top, -ART_SIDE);
-            double[] b = art.at(top, 1 + ART_SIDE);
-            double[] c = art.at(bottom, 1 + ART_SIDE);
-            double[] d = art.at(bottom, -ART_SIDE);
-            cards.add(QuadFit.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1])));
-        }
-        return cards;
-    }
 
     /** Warps {@code outline} (small-decode coordinates) from {@code source} ({@code scale} times as large). */
     private static void addWarped(List<Attempt> attempts, RgbImage source, Quad outline, double scale) {
@@ -636,81 +487,21 @@ public final class PhotoMatch {
         }
     }
 
-    private static double shortSide(Quad q) {
-        return Math.min(q.side(0) + q.side(2), q.side(1) + q.side(3)) / 2;
-    }
-
-    /**
-     * The finds that are not containers: a find whose outline holds the centres of two or more others that are not
-     * inside each other (a binder page, a box of cards, or a card whose art box and text box were found) is a card
-     * only if it is recognised as one ({@link #pass}).
-     */
-    static List<FoundCard> withoutContainers(List<FoundCard> found) {
-        List<FoundCard> kept = new ArrayList<>();
-        for (FoundCard card : found) {
-            List<FoundCard> inside = found.stream().filter(o -> o != card && o.outer().area() < card
-                    .outer().area() && card.outer().contains(o.outer().centreX(), o.outer().centreY())).toList();
-            List<FoundCard> outermost = inside.stream().filter(o -> inside.stream().noneMatch(p -> p != o
-                    && p.outer().area() > o.outer().area() && p.outer().contains(o.outer().centreX(),
-                    o.outer().centreY()))).toList();
-            if (outermost.size() < 2 || outermost.size() <= MAX_CARD_PARTS
-                    && outermost.stream().allMatch(o -> inset(card.outer(), o.outer()) >= PART_INSET)) {
-                kept.add(card);
-            }
-        }
-        return kept;
-    }
-
-    /**
-     * The most finds inside a card's outline that may be parts of the card (its art box, its text box, the type
-     * line between them) rather than cards of a page.
-     */
-    static final int MAX_CARD_PARTS = 3;
-
-    /**
-     * How far, as a share of a find's shorter side, every find inside it must stay from its sides for them to be the
-     * card's parts: a card's art box and text box sit inside its border (11 of a {@code small} image's 146 pixels at
-     * either side), while the cards of a page, or two cards side by side that one outline took in together, reach the
-     * outline that holds them.
-     */
-    static final double PART_INSET = 0.04;
-
-    /**
-     * How far {@code inner}'s corners stay inside {@code outer}'s sides, as a share of {@code outer}'s shorter side:
-     * the least distance from one of them to the line of one of {@code outer}'s sides (negative when one is outside).
-     */
-    static double inset(Quad outer, Quad inner) {
-        double least = Double.MAX_VALUE;
-        boolean clockwise = outer.clockwise();
-        for (int s = 0; s < 4; s++) {
-            double ax = outer.x(s);
-            double ay = outer.y(s);
-            double dx = outer.x(s + 1) - ax;
-            double dy = outer.y(s + 1) - ay;
-            double length = Math.hypot(dx, dy);
-            for (int c = 0; c < 4; c++) {
-                double cross = (dx * (inner.y(c) - ay) - dy * (inner.x(c) - ax)) / length;
-                least = Math.min(least, clockwise ? cross : -cross);
-            }
-        }
-        return least / shortSide(outer);
-    }
-
     /**
      * Whether a card already matched {@link MatchStatus#CONFIDENT}, at least as large as {@code outer}, holds its
      * centre: {@link #withoutNested} keeps that card and drops this one whatever this one's status would be (no
      * status is better than confident), so it is not matched at all. A card's art box is card-shaped too.
      */
-    private static boolean insideConfident(Quad outer, List<Tried> tried) {
+    private static boolean insideConfident(Quad outer, List<MatchedCard> tried) {
         return tried.stream().anyMatch(t -> t.status == MatchStatus.CONFIDENT && t.outer.area() >= outer.area()
                 && t.outer.contains(outer.centreX(), outer.centreY()));
     }
 
     /** Of two cards one of which holds the other's centre, the better status stays; the outer one on a tie. */
-    private static List<Tried> withoutNested(List<Tried> tried) {
-        List<Tried> kept = new ArrayList<>(tried);
-        for (Tried a : tried) {
-            for (Tried b : tried) {
+    private static List<MatchedCard> withoutNested(List<MatchedCard> tried) {
+        List<MatchedCard> kept = new ArrayList<>(tried);
+        for (MatchedCard a : tried) {
+            for (MatchedCard b : tried) {
                 if (a != b && kept.contains(a) && kept.contains(b) && a.outer.area() >= b.outer.area()
                         && a.outer.contains(b.outer.centreX(), b.outer.centreY())) {
                     kept.remove(b.status.compareTo(a.status) < 0 ? a : b);

@@ -2,6 +2,7 @@ package dev.cardcatalog.bench;
 
 import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.scan.finder.CardFinder;
+import dev.cardcatalog.scan.CardOutlines;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.PhotoMatch;
 import dev.cardcatalog.scan.finder.FoundCard;
@@ -293,7 +294,7 @@ public final class FinderRecall {
         Quad t = quad(truth);
         double best = Double.MAX_VALUE;
         for (FoundCard card : found) {
-            for (Quad tried : PhotoMatch.outlinesTried(card)) {
+            for (Quad tried : CardOutlines.outlinesTried(card)) {
                 for (int turn = 0; turn < 4; turn++) {
                     best = Math.min(best, tried.startingAt(turn).cornerDistance(t));
                 }

@@ -37,57 +37,42 @@ import java.util.stream.IntStream;
  * artwork is the photo's (right, wrong), and photos with no card at all. After each row, the rule table over every
  * card seen so far: for each candidate {@link MatchStatus} rule (nearest within {@code near} bits, the nearest other
  * artwork at least {@code margin} bits farther), how many cards of indexed art it makes confident and right, and how
- * many cards it makes confident and wrong; the same for the plain rule lifted by a look margin (measured, and not
- * taken: {@link PhotoMatch.Evidence}): within {@code look-near} bits and {@code look-margin} bits nearer than every
- * other artwork seen through the card's one outline; then the distances of every card the current rule made
- * confident-wrong. Every card is also written to a file ({@link #CARDS}). Accuracy does not depend on load.
+ * many cards it makes confident and wrong; then the distances of every card the current rule made confident-wrong. Every card is also written to a file ({@link #CARDS}). Accuracy does not depend on load.
  */
 final class PhotoRows {
 
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
-    private static final PhotoMatch MATCH = new PhotoMatch(true);
+    private static final PhotoMatch MATCH = new PhotoMatch();
     private static final int[] NEARS = {200, 225, 250, 275, 300};
     private static final int[] MARGINS = {40, 60, 80, 100, 120, 150};
-    private static final int[] LOOK_NEARS = {240, 260, 280, 300};
-    private static final int[] LOOK_MARGINS = {60, 70, 80, 90, 100};
 
     /**
      * One card seen: the distance of its nearest artwork and of the nearest other one (bits; MAX_VALUE when there is
      * none), whether the nearest is the card's own artwork, and whether that artwork is in the index.
      */
-    private record Seen(int nearest, int other, int lookOther, boolean right, boolean indexed) {
+    private record Seen(int nearest, int other, boolean right, boolean indexed) {
 
         static Seen of(String row, PhotoMatch.Found card, boolean right, boolean indexed) {
             List<PhotoMatch.Item> items = card.nearest();
-            PhotoMatch.Evidence e = card.evidence();
             Seen seen = new Seen(items.get(0).distance(),
-                    items.size() > 1 ? items.get(1).distance() : Integer.MAX_VALUE,
-                    e == null ? Integer.MAX_VALUE : e.lookOther(), right, indexed);
+                    items.size() > 1 ? items.get(1).distance() : Integer.MAX_VALUE, right, indexed);
             CARDS.add(String.join("\t", row, indexed ? "indexed" : "missing", right ? "right" : "wrong",
-                    card.status().wire(), Integer.toString(seen.nearest), Integer.toString(seen.other),
-                    e == null ? "-" : Integer.toString(e.lookOther())));
+                    card.status().wire(), Integer.toString(seen.nearest), Integer.toString(seen.other)));
             return seen;
         }
 
-        /** Whether the card is confident by the plain rule at these bounds (no look margin). */
+        /** Whether the card is confident by the plain rule at these bounds. */
         boolean confident(int near, int margin) {
             return MatchStatus.of(nearest, other, near, margin) == MatchStatus.CONFIDENT;
         }
 
-        /** Whether it is confident by today's plain rule, or by a look margin of these bounds. */
-        boolean confidentByLook(int lookNear, int lookMargin) {
-            MatchStatus plain = MatchStatus.of(nearest, other, MatchStatus.NEAR, MatchStatus.MARGIN);
-            return plain == MatchStatus.CONFIDENT || plain == MatchStatus.AMBIGUOUS && lookOther != Integer.MAX_VALUE
-                    && nearest <= lookNear && (long) lookOther - nearest >= lookMargin;
-        }
     }
 
     private static final java.util.Queue<Seen> SEEN = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /**
      * Every card seen, a tab-separated line each (row, indexed or missing art, right or wrong, status as answered,
-     * nearest and nearest other distance, then an ambiguous card's {@link PhotoMatch.Evidence}: the nearest other
-     * through its outline; or "-"), written after each row to
+     * nearest and nearest other distance), written after each row to
      * {@code target/art-bench/photo-cards.tsv} (system property {@code photo-rows.cards}): candidate rules on other
      * evidence are judged from it without matching again.
      */
@@ -159,20 +144,10 @@ final class PhotoRows {
                 System.out.printf(Locale.ROOT, "  %4d %6d  %15d  %15d%n", near, margin, right, wrong);
             }
         }
-        System.out.println("  and with a look margin (PhotoMatch.Evidence, not taken): look-near look-margin"
-                + "  confident-right  confident-wrong");
-        for (int lookNear : LOOK_NEARS) {
-            for (int lookMargin : LOOK_MARGINS) {
-                long right = seen.stream().filter(s -> s.indexed() && s.right() && s.confidentByLook(lookNear,
-                        lookMargin)).count();
-                long wrong = seen.stream().filter(s -> !s.right() && s.confidentByLook(lookNear, lookMargin)).count();
-                System.out.printf(Locale.ROOT, "  %4d %6d  %15d  %15d%n", lookNear, lookMargin, right, wrong);
-            }
-        }
         seen.stream().filter(s -> !s.right() && s.confident(MatchStatus.NEAR, MatchStatus.MARGIN))
                 .forEach(s -> System.out.printf(Locale.ROOT,
-                        "  confident-wrong today: nearest %d, other %d, other through its outline %d (%s)%n",
-                        s.nearest(), s.other(), s.lookOther(), s.indexed() ? "indexed art" : "art not in the index"));
+                        "  confident-wrong today: nearest %d, other %d (%s)%n",
+                        s.nearest(), s.other(), s.indexed() ? "indexed art" : "art not in the index"));
     }
 
     private static void binder(ArtMatcher matcher, int pages, int indexed, CaptureSimulator.Severity severity) {

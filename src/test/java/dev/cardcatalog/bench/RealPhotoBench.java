@@ -12,6 +12,7 @@ import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.platform.ProblemException;
 import dev.cardcatalog.scan.finder.CardFinder;
+import dev.cardcatalog.scan.CardOutlines;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.MatchStatus;
 import dev.cardcatalog.scan.PhotoMatch;
@@ -156,7 +157,7 @@ public final class RealPhotoBench {
             double sy = (double) photo.height() / searched.height();
             int side = searched == photo.image() ? CardFinder.SEARCH_SIDE : 2 * CardFinder.SEARCH_SIDE;
             for (FoundCard card : finder.find(searched, side, UploadDeadline.none())) {
-                for (Quad q : PhotoMatch.outlinesTried(card)) {
+                for (Quad q : CardOutlines.outlinesTried(card)) {
                     outlines.add(q.scaled(sx, sy));
                 }
             }

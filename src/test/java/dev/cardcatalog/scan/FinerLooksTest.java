@@ -57,7 +57,7 @@ class FinerLooksTest {
     void photosInWhichNothingIsRecognisedTakeTheFinerLookOneAtATime() throws Exception {
         assertThat(PhotoMatch.FINER_LOOKS).isEqualTo(1);
         CountedTurns turns = new CountedTurns(PhotoMatch.FINER_LOOKS);
-        PhotoMatch match = new PhotoMatch(false, turns);
+        PhotoMatch match = new PhotoMatch(turns);
         ExecutorService threads = Executors.newFixedThreadPool(4);
         try {
             List<Future<List<PhotoMatch.Found>>> answers = new ArrayList<>();
@@ -83,12 +83,12 @@ class FinerLooksTest {
         // the deadline's own clock stands still: the first look never passes it, however slow the machine; the turn
         // is waited for the deadline's 300 ms in real time, then given up
         UploadDeadline deadline = UploadDeadline.after(Duration.ofMillis(300), () -> 0L);
-        List<PhotoMatch.Found> answer = new PhotoMatch(false, turns).match(UprightPhoto.decode(BARE_TABLE, DECODER,
+        List<PhotoMatch.Found> answer = new PhotoMatch(turns).match(UprightPhoto.decode(BARE_TABLE, DECODER,
                 deadline), MATCHER, deadline);
         assertThat(answer).isEmpty();
         assertThat(turns.availablePermits()).as("the held turn is not released by the photo that gave up").isZero();
         turns.release();
-        assertThat(new PhotoMatch(false, turns).match(UprightPhoto.decode(BARE_TABLE, DECODER, deadline), MATCHER,
+        assertThat(new PhotoMatch(turns).match(UprightPhoto.decode(BARE_TABLE, DECODER, deadline), MATCHER,
                 deadline)).isEmpty();
         assertThat(turns.availablePermits()).as("a turn taken is given back").isEqualTo(1);
     }

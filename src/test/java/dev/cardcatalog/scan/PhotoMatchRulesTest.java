@@ -129,7 +129,7 @@ class PhotoMatchRulesTest {
             double[] c = upright.at(135 / 146.0, 113 / 204.0);
             double[] d = upright.at(11 / 146.0, 113 / 204.0);
             Quad artBox = QuadFit.upright(Quad.of(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]));
-            double nearest = PhotoMatch.aroundArtBox(artBox).stream()
+            double nearest = CardOutlines.aroundArtBox(artBox).stream()
                     .mapToDouble(q -> Math.min(q.cornerDistance(upright), q.startingAt(2).cornerDistance(upright)))
                     .min().orElseThrow();
             assertThat(nearest).as("the card around %s", artBox).isLessThan(0.02 * upright.side(0));
@@ -161,8 +161,8 @@ class PhotoMatchRulesTest {
         double best = Double.MAX_VALUE;
         for (FoundCard card : found) {
             for (Quad outline : card.outlines()) {
-                for (Quad tried : List.of(outline, outline.grown(-PhotoMatch.SLEEVE_U, -PhotoMatch.SLEEVE_V),
-                        outline.grown(PhotoMatch.BORDER_U, PhotoMatch.BORDER_V))) {
+                for (Quad tried : List.of(outline, outline.grown(-CardOutlines.SLEEVE_U, -CardOutlines.SLEEVE_V),
+                        outline.grown(CardOutlines.BORDER_U, CardOutlines.BORDER_V))) {
                     Quad inPhoto = tried.scaled(scale, scale);
                     for (int turn = 0; turn < 4; turn += 2) {
                         best = Math.min(best, inPhoto.startingAt(turn).cornerDistance(truth(photo)));
