@@ -22,9 +22,13 @@ public final class CardOutlines {
     /** The most outlines tried per card (each at two or four turns of six offsets). */
     static final int MAX_TRIES = 9;
 
+    /** A sleeve's margin round its card, as a share of the sleeve's width: 1.5 mm of 66 mm. */
     static final double SLEEVE_U = 1.5 / 66;
+    /** The same of its height: 1.5 mm of 91 mm. */
     static final double SLEEVE_V = 1.5 / 91;
+    /** A {@code small} image's 7-pixel frame beyond the inside of its border, as a share of that inside's width. */
     static final double BORDER_U = 7.0 / 132;
+    /** The same of its height: 7 pixels of 190. */
     static final double BORDER_V = 7.0 / 190;
 
     /**

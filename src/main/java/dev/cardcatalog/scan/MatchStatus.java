@@ -19,8 +19,9 @@ import java.util.Locale;
  * Distances are those of {@link ArtMatcher#nearest}: the smallest over all the card's query fingerprints, so the
  * nearest other artwork is the nearest over every outline and turn tried for the card. Each outline tried gives
  * unrelated artworks one more chance to come near. A margin through the one outline that found the nearest
- * artwork alone (its look margin) was measured as evidence for {@link #CONFIDENT} and is not taken: on photos it was not chosen on, cards of art not in the index had look margins of up to 104 bits
- * (docs/design/FINGERPRINT.md's note).
+ * artwork alone (its look margin) was measured as evidence for {@link #CONFIDENT} and is not taken: on photos it
+ * was not chosen on, cards of art not in the index had look margins of up to 104 bits (docs/design/FINGERPRINT.md's
+ * note).
  */
 public enum MatchStatus {
     CONFIDENT, AMBIGUOUS, UNKNOWN;

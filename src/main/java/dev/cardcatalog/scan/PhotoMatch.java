@@ -26,10 +26,11 @@ import java.util.function.Supplier;
  * nearest over everything tried:
  * <ul>
  *   <li>each of its outlines ({@link FoundCard}: a sleeve or a pocket, its edge, the inside of its
- *       border), each as found, as the card inside a sleeve ({@value CardOutlines#SLEEVE_U} of the width and {@value CardOutlines#SLEEVE_V}
- *       of the height inside it on every side: 1.5 mm of 66 × 91 mm) and as the inside of a card's border (the card
- *       {@value CardOutlines#BORDER_U} and {@value CardOutlines#BORDER_V} beyond it: a Scryfall {@code small} image's 7-pixel frame), the
- *       largest first, at most {@value CardOutlines#MAX_TRIES} outlines;</li>
+ *       border), each as found, as the card inside a sleeve ({@value CardOutlines#SLEEVE_U} of the width and
+ *       {@value CardOutlines#SLEEVE_V} of the height inside it on every side: 1.5 mm of 66 × 91 mm) and as the
+ *       inside of a card's border (the card {@value CardOutlines#BORDER_U} and {@value CardOutlines#BORDER_V}
+ *       beyond it: a Scryfall {@code small} image's 7-pixel frame), the largest first, at most
+ *       {@value CardOutlines#MAX_TRIES} outlines ({@link CardOutlines});</li>
  *   <li>each at 0° and 180° (the finder cannot tell the top of a card from its bottom), and, when the outline is
  *       nearly square (its sides within {@value CaptureQueries#SHAPE_RATIO} of each other, a card tilted along its
  *       length), with its other pair of sides as the short ones too;</li>
@@ -59,10 +60,11 @@ import java.util.function.Supplier;
  * and are not matched), and a page otherwise.
  *
  * <p>Cost, bounded: at most {@value #MAX_CARDS} cards (the largest) and {@value #MAX_CARDS} finds that hold others,
- * at most {@value CardOutlines#MAX_TRIES} outlines of each (and two more around its art box when it is not confident and the
- * queries' cap, {@value ArtMatcher#MAX_QUERIES} fingerprints, leaves room for them and the whole photo), each warped
- * to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is checked before
- * every card and every outline. The finer look runs for {@value #FINER_LOOKS} photo at a time on an instance
+ * at most {@value CardOutlines#MAX_TRIES} outlines of each (and two more around its art box when it is not confident
+ * and the queries' cap, {@value ArtMatcher#MAX_QUERIES} fingerprints, leaves room for them and the whole photo),
+ * each warped to at most {@value #MAX_CARD_WIDTH} × {@value #MAX_CARD_HEIGHT} pixels; the upload's deadline is
+ * checked before every card and every outline. The finer look runs for {@value #FINER_LOOKS} photo at a time on an
+ * instance
  * ({@link #FINER_LOOKS}: its working images are the largest memory a match takes); a photo whose turn has not come
  * by its upload's deadline is answered from its first look. Thread-safe.
  */
@@ -155,7 +157,8 @@ public final class PhotoMatch {
                 if (finer != null) {
                     List<FoundCard> finerFinds = finder.find(finer, 2 * CardFinder.SEARCH_SIDE, deadline);
                     // the first look's count holds pieces that the finer one sees whole: most is enough
-                    if (CardOutlines.withoutContainers(finerFinds).size() >= FINER_SHARE * CardOutlines.withoutContainers(finds).size()) {
+                    int first = CardOutlines.withoutContainers(finds).size();
+                    if (CardOutlines.withoutContainers(finerFinds).size() >= FINER_SHARE * first) {
                         return ReadingOrder.sort(pass(photo, finer, finerFinds, () -> null, false, matcher,
                                 deadline, new ArrayList<>()));
                     }
@@ -304,7 +307,8 @@ public final class PhotoMatch {
         final List<ArtMatcher.Match> nearest;
         final MatchStatus status;
 
-        MatchedCard(Quad outer, Quad edge, List<Attempt> attempts, int[] attemptOfQuery, List<ArtMatcher.Match> nearest) {
+        MatchedCard(Quad outer, Quad edge, List<Attempt> attempts, int[] attemptOfQuery,
+                List<ArtMatcher.Match> nearest) {
             this.edge = edge;
             this.attempts = attempts;
             this.attemptOfQuery = attemptOfQuery;
