@@ -54,14 +54,14 @@ import org.eclipse.microprofile.health.Readiness;
  *
  * <p>Why over HTTP as well: the passes alone end with the search compiled by the first-tier compiler only (Quarkus's
  * own start fills the optimising compiler's queue), and the HTTP path not compiled at all, so a new replica's first
- * minute of photos compiled both (docs/benchmarks.md, "What the cold minute waits for"). Thousands of requests over
+ * minute of photos compiled both (docs/benchmarks.md, "Why the match runs as it does"). Thousands of requests over
  * 30 s, four at a time, reach the optimising compiler.
  *
  * <p>Why photos of every kind and an index of many artworks: the optimising compiler leaves out the branches a
  * method has not taken while it was profiled, and an input that takes one later throws the compiled code away ("made
  * not entrant") to have it compiled again. Warmed by one 1,600 × 1,200 photo against a one-card index, the first
  * 12-megapixel photo of a real minute did that to some twenty of the search's and the matcher's hottest methods,
- * and the minute's first two seconds answered in twice the usual time (docs/benchmarks.md, "The warm-up's photos").
+ * and the minute's first two seconds answered in twice the usual time (docs/benchmarks.md, "Why the match runs as it does").
  */
 @ApplicationScoped
 @Readiness

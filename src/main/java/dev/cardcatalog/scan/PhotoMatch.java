@@ -412,7 +412,7 @@ public final class PhotoMatch {
      * The distance within which a card's nearest artwork, {@link MatchStatus#CONFIDENT} already, ends the look at its
      * outlines: the rest are not warped. Over 50,000 artworks, in two runs of 9,745 cards of which 4,000 of art not
      * in the index, no card whose nearest artwork was within 200 bits and at least 60 bits nearer than any other was
-     * wrong (docs/benchmarks.md, "Issue 24", the candidate-rule tables); a card that stops here is held to
+     * wrong (docs/benchmarks.md, "How the status rule was chosen"); a card that stops here is held to
      * {@link MatchStatus#MARGIN} besides. One further from every artwork is looked at through all its outlines.
      */
     static final int SURE = 200;

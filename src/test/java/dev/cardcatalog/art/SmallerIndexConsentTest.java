@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cardcatalog.testing.CardCatalogTestResource;
 import dev.cardcatalog.testing.Jobs;
+import dev.cardcatalog.testing.SampleArtworks;
 import dev.cardcatalog.testing.ShortRetryProfile;
 import dev.cardcatalog.testing.ScryfallStandIn;
 import dev.cardcatalog.testing.ScryfallStandIn.Fault;
@@ -141,11 +142,16 @@ class SmallerIndexConsentTest {
         assertThat(TestDatabase.count("SELECT count(*) FROM job")).isZero();
     }
 
-    /** Refreshes the whole sample and builds its index; returns how many artworks it holds. */
+    /**
+     * Refreshes the whole sample and builds its index, with the fingerprints of this JVM's first such build
+     * ({@link SampleArtworks#putBackFingerprints()}); returns how many artworks it holds.
+     */
     private int fullIndex() {
         refresh();
+        SampleArtworks.putBackFingerprints();
         JsonPath built = build("{}");
         assertThat(built.getString("state")).as(built.prettify()).isEqualTo("succeeded");
+        SampleArtworks.keepFingerprints(built);
         int count = index().getInt("count");
         assertThat(count).isGreaterThan(300);
         return count;

@@ -33,7 +33,7 @@ import java.util.stream.IntStream;
 import javax.imageio.ImageIO;
 
 /**
- * The finder's own evaluation loop (issue 24; docs/benchmarks.md, "Issue 24"): {@link CardFinder} over simulated
+ * The finder's own evaluation loop (issue 24; docs/benchmarks.md, "The finder's recall"): {@link CardFinder} over simulated
  * photos, without the service, the index or Maven, so that a change to the finder is measured in seconds. For each
  * kind of photo (a whole photo per surface × border × sleeve, and binder pages of nine) it prints:
  * <ul>

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.IntStream;
 
 /**
- * The photo part of the art benchmark (docs/benchmarks.md, "Issue 24"): whole matches as the endpoint makes them
+ * The photo part of the art benchmark (docs/benchmarks.md, "Whole photos and binder pages"): whole matches as the endpoint makes them
  * ({@link UprightPhoto#decode} with the uploads' decoder, then {@link PhotoMatch}) against the benchmark's index.
  * Rows, each {@code photos} captures (or {@code pages} binder pages of nine):
  * <ul>

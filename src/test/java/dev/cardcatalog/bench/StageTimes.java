@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * One upload's match, stage by stage, on one thread (docs/benchmarks.md, "Whole matches over HTTP (issue 24)"): for
+ * One upload's match, stage by stage, on one thread (docs/benchmarks.md, "Whole matches over HTTP"): for
  * each photo, the median thread CPU time over {@code repeats} runs (after as many to warm up) of the marker walk
  * ({@link JpegStructure#scan}), the small decode ({@link UprightPhoto#decode}), the card search on it
  * ({@link CardFinder#find}) and the whole match as the endpoint runs it ({@link PhotoMatch#match}, its decode

@@ -34,8 +34,8 @@ import java.util.stream.IntStream;
 import javax.imageio.ImageIO;
 
 /**
- * What the benchmark's whole photos would give if the card's outline were known exactly (docs/benchmarks.md, issue
- * 24, "How far a perfect outline goes"): each photo of indexed art ({@link PhotoSimulator#wholePhoto}, the
+ * What the benchmark's whole photos would give if the card's outline were known exactly (docs/benchmarks.md,
+ * "Where harsh whole photos are lost"): each photo of indexed art ({@link PhotoSimulator#wholePhoto}, the
  * benchmark's seeds) is matched as the endpoint does, and its card's <em>true</em> corners, upright (so one turn),
  * are warped from each of the photo's decodes (the search decode, the finer one, the whole photo) at 146 and 292
  * pixels wide and fingerprinted at the six offsets; each of those six is searched over the 50,000 artworks alone. The

@@ -119,9 +119,7 @@ class OperationsMetricsTest {
                 .until(() -> gauge("catalog_last_applied_time_seconds", "") == 0
                         && gauge("art_index_last_published_time_seconds", "") == 0);
 
-        String build = SampleArtworks.refreshThenBuildId();
-        assertThat(Jobs.awaitState(build, java.time.Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
-                .isEqualTo("succeeded");
+        assertThat(SampleArtworks.refreshThenBuildReusingFingerprints().getString("state")).isEqualTo("succeeded");
         io.restassured.path.json.JsonPath refresh = Jobs.get((String) dev.cardcatalog.testing.TestDatabase.value(
                 "SELECT id::text FROM job WHERE kind = 'refresh'"));
         double ended = java.time.Instant.parse(refresh.getString("runs[0].finished_at")).toEpochMilli() / 1000.0;

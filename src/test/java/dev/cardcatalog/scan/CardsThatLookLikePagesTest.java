@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Two kinds of find that are not what they look like, in whole photos of one card (SERVICE.md §5.10; the photos
- * the accuracy benchmark's realistic row lost, docs/benchmarks.md, "Issue 24"):
+ * the accuracy benchmark's realistic row lost, docs/benchmarks.md, "Whole photos and binder pages"):
  * <ul>
  *   <li>a card whose art box and text box are card-shaped and found too holds two finds, as a binder page does; it
  *       is still the card, because it is recognised ({@link PhotoMatch});</li>

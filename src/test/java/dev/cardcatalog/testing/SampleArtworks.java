@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.restassured.path.json.JsonPath;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,9 @@ import java.util.Set;
  * independently of the service, and the refresh that makes the service build them.
  */
 public final class SampleArtworks {
+
+    /** The fingerprint rows of this JVM's first whole build of the sample, or null before it. */
+    private static List<Map<String, Object>> keptFingerprints;
 
     private SampleArtworks() {
     }
@@ -40,13 +44,63 @@ public final class SampleArtworks {
     /**
      * Starts from an empty service ({@link TestData#reset()}), applies a refresh and waits for the art build it
      * starts to succeed (it must not stand still for 120 s): the index of the bundled sample, for tests that match
-     * against it.
+     * against it. The fingerprints are those this JVM computed before ({@link #refreshThenBuildReusingFingerprints()}).
      */
     public static void buildTheSampleIndex() {
         TestData.reset();
-        String build = refreshThenBuildId();
-        assertThat(Jobs.awaitState(build, Duration.ofSeconds(120), Jobs.FINISHED).getString("state"))
-                .isEqualTo("succeeded");
+        assertThat(refreshThenBuildReusingFingerprints().getString("state")).isEqualTo("succeeded");
+    }
+
+    /**
+     * Applies a refresh and waits for the art build it starts to finish, as {@link #refreshThenBuildId()} does, for
+     * tests whose subject is what happens to an index, not how its fingerprints are made: the fingerprints this JVM
+     * computed before are put back first ({@link #putBackFingerprints()}), so the build fetches and fingerprints
+     * nothing; the first such build in a JVM computes them ({@link #keepFingerprints}).
+     *
+     * @return the finished build job as the API shows it
+     */
+    public static JsonPath refreshThenBuildReusingFingerprints() {
+        putBackFingerprints();
+        JsonPath build = Jobs.awaitState(refreshThenBuildId(), Duration.ofSeconds(120), Jobs.FINISHED);
+        keepFingerprints(build);
+        return build;
+    }
+
+    /**
+     * Puts back into {@code art_fingerprint} the rows of the whole sample that an earlier build in this JVM computed
+     * ({@link #keepFingerprints}): a build of the sample after it has all its artworks {@code already}. Does nothing
+     * before such a build. The rows are the service's own, written by its build with its settings digest, never made
+     * here; {@code ArtBuildTest} tests the build that makes them.
+     */
+    public static void putBackFingerprints() {
+        List<Map<String, Object>> kept;
+        synchronized (SampleArtworks.class) {
+            kept = keptFingerprints;
+        }
+        if (kept == null) {
+            return;
+        }
+        for (Map<String, Object> row : kept) {
+            TestDatabase.execute("INSERT INTO art_fingerprint (illustration_id, card_id, image_uri, image_version,"
+                    + " settings_digest, fingerprint, fingerprinted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    row.get("illustration_id"), row.get("card_id"), row.get("image_uri"), row.get("image_version"),
+                    row.get("settings_digest"), row.get("fingerprint"), row.get("fingerprinted_at"));
+        }
+    }
+
+    /**
+     * Keeps this JVM's {@code art_fingerprint} rows for {@link #putBackFingerprints()} when none are kept yet and
+     * {@code build} (finished) fingerprinted every artwork of the sample without a failed image.
+     */
+    public static void keepFingerprints(JsonPath build) {
+        synchronized (SampleArtworks.class) {
+            if (keptFingerprints != null || !build.getString("state").equals("succeeded")
+                    || build.getLong("runs[0].counts.failed") != 0
+                    || build.getLong("runs[0].counts.fingerprinted") != build.getLong("runs[0].counts.artworks")) {
+                return;
+            }
+            keptFingerprints = List.copyOf(TestDatabase.rows("SELECT * FROM art_fingerprint"));
+        }
     }
 
     /**

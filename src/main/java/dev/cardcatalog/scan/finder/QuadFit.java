@@ -100,12 +100,7 @@ public final class QuadFit {
      * its sides as straight runs of points as it sees a mask's.
      */
     static List<Point2D_I32> hullContour(List<Point2D_I32> contour) {
-        DogArray<Point2D_F64> points = new DogArray<>(contour.size(), Point2D_F64::new);
-        for (Point2D_I32 p : contour) {
-            points.grow().setTo(p.x, p.y);
-        }
-        Polygon2D_F64 hull = new Polygon2D_F64();
-        new ConvexHullAndrewMonotone_F64().process(points, hull);
+        Polygon2D_F64 hull = hull(rowEnds(contour));
         List<Point2D_I32> out = new ArrayList<>();
         int n = hull.size();
         for (int k = 0; k < n; k++) {
@@ -119,6 +114,55 @@ public final class QuadFit {
             }
         }
         return out;
+    }
+
+    /** The convex hull of {@code points} ({@link ConvexHullAndrewMonotone_F64}), its vertices in order. */
+    static Polygon2D_F64 hull(List<Point2D_I32> points) {
+        DogArray<Point2D_F64> copies = new DogArray<>(points.size(), Point2D_F64::new);
+        for (Point2D_I32 p : points) {
+            copies.grow().setTo(p.x, p.y);
+        }
+        Polygon2D_F64 hull = new Polygon2D_F64();
+        new ConvexHullAndrewMonotone_F64().process(copies, hull);
+        return hull;
+    }
+
+    /**
+     * The leftmost and the rightmost of {@code contour}'s points on each of its rows, which have the same convex hull
+     * as all of them (every other point lies between the two of its row): a contour that winds, as a busy surface's
+     * blobs do, has many times more points than rows, and the hull's cost is in sorting them.
+     */
+    static List<Point2D_I32> rowEnds(List<Point2D_I32> contour) {
+        int y0 = Integer.MAX_VALUE;
+        int y1 = Integer.MIN_VALUE;
+        for (Point2D_I32 p : contour) {
+            y0 = Math.min(y0, p.y);
+            y1 = Math.max(y1, p.y);
+        }
+        if (contour.isEmpty()) {
+            return contour;
+        }
+        int rows = y1 - y0 + 1;
+        int[] left = new int[rows];
+        int[] right = new int[rows];
+        java.util.Arrays.fill(left, Integer.MAX_VALUE);
+        java.util.Arrays.fill(right, Integer.MIN_VALUE);
+        for (Point2D_I32 p : contour) {
+            int row = p.y - y0;
+            left[row] = Math.min(left[row], p.x);
+            right[row] = Math.max(right[row], p.x);
+        }
+        List<Point2D_I32> ends = new ArrayList<>(2 * rows);
+        for (int row = 0; row < rows; row++) {
+            if (left[row] == Integer.MAX_VALUE) {
+                continue;
+            }
+            ends.add(new Point2D_I32(left[row], y0 + row));
+            if (right[row] != left[row]) {
+                ends.add(new Point2D_I32(right[row], y0 + row));
+            }
+        }
+        return ends;
     }
 
     /**

@@ -350,6 +350,59 @@ class CardFinderTest {
         }
     }
 
+    @Test
+    void aContoursRowEndsHaveTheHullOfAllItsPoints() throws Exception {
+        // winding blobs (overlapping rectangles and discs with bites out of them) and a photo's own masks' contours:
+        // the hull of the leftmost and rightmost point of each row is the hull of every point, vertex for vertex
+        java.util.Random random = new java.util.Random(56);
+        List<List<Point2D_I32>> contours = new ArrayList<>();
+        for (int blob = 0; blob < 60; blob++) {
+            GrayU8 mask = new GrayU8(120, 90);
+            for (int k = 0; k < 1 + random.nextInt(12); k++) {
+                int x = random.nextInt(100);
+                int y = random.nextInt(70);
+                if (random.nextBoolean()) {
+                    ImageMiscOps.fillRectangle(mask, 1, x, y, 2 + random.nextInt(40), 2 + random.nextInt(40));
+                } else {
+                    int r = 2 + random.nextInt(20);
+                    for (int v = -r; v <= r; v++) {
+                        for (int u = -r; u <= r; u++) {
+                            if (u * u + v * v <= r * r && mask.isInBounds(x + u, y + v)) {
+                                mask.set(x + u, y + v, 1);
+                            }
+                        }
+                    }
+                }
+                ImageMiscOps.fillRectangle(mask, 0, random.nextInt(110), random.nextInt(80), random.nextInt(12),
+                        random.nextInt(12));
+            }
+            BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT).forEach(c -> contours.add(c.external));
+        }
+        GrayU8 photoMask = new GrayU8(400, 300);
+        RgbImage photo = new dev.cardcatalog.image.ImageDecoder().decode(PhotoSimulator.wholePhoto(3, 33,
+                CaptureSimulator.Severity.HARSH, PhotoSimulator.Surface.PATTERNED, 400, 300).jpeg());
+        for (int y = 0; y < 300; y++) {
+            for (int x = 0; x < 400; x++) {
+                photoMask.set(x, y, (photo.rgb(x, y) >> 8 & 0xff) > 128 ? 1 : 0);
+            }
+        }
+        BinaryImageOps.contourExternal(photoMask, ConnectRule.EIGHT).forEach(c -> contours.add(c.external));
+        assertThat(contours).hasSizeGreaterThan(200);
+        int fewer = 0;
+        for (List<Point2D_I32> contour : contours) {
+            List<Point2D_I32> ends = QuadFit.rowEnds(contour);
+            assertThat(contour).containsAll(ends);
+            var all = QuadFit.hull(contour);
+            var reduced = QuadFit.hull(ends);
+            assertThat(reduced.size()).as("vertices of the hull of %s", contour).isEqualTo(all.size());
+            for (int k = 0; k < all.size(); k++) {
+                assertThat(reduced.get(k)).isEqualTo(all.get(k));
+            }
+            fewer += ends.size() < contour.size() ? 1 : 0;
+        }
+        assertThat(fewer).as("contours with fewer row ends than points").isGreaterThan(contours.size() / 2);
+    }
+
     /** Each contour as read, copied before the next is read (a read overwrites the one before). */
     private static List<List<Point2D_I32>> copies(MaskContours contours) {
         List<List<Point2D_I32>> copies = new ArrayList<>();
