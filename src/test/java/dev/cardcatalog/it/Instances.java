@@ -110,13 +110,15 @@ final class Instances implements AutoCloseable {
     }
 
     /**
-     * Copies the instances' logs to {@code target/it-logs/<the IT's class>/}, since the next IT of this fork deletes
-     * {@link #ROOT}: a failed IT's service output stays to be read after the suite.
+     * Copies the instances' logs to {@code target/it-logs/<the IT's class>/<its test method>/}, since the next test
+     * of this fork deletes {@link #ROOT}: a failed test's service output stays to be read after the suite, beside
+     * those of the class's other tests.
      */
     private void keepLogs() {
-        String test = StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
-                .filter(name -> name.endsWith("IT")).findFirst())
-                .map(name -> name.substring(name.lastIndexOf('.') + 1)).orElse("instances");
+        String test = StackWalker.getInstance().walk(frames -> frames.filter(f -> f.getClassName().endsWith("IT"))
+                .findFirst())
+                .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "/" + f.getMethodName())
+                .orElse("instances");
         Path kept = Path.of("target", "it-logs", test);
         try (java.util.stream.Stream<Path> files = Files.list(root)) {
             Files.createDirectories(kept);

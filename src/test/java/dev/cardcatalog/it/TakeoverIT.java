@@ -109,9 +109,19 @@ class TakeoverIT {
         return new MidRefresh(jobId, running, running == a ? b : a);
     }
 
+    /**
+     * The job as {@code service} shows it. Any other answer than 200 fails saying what it was and how many rows of
+     * the job PostgreSQL holds, which tells a job that is gone from one asked of the wrong process.
+     */
     static JsonPath job(ServiceProcess service, String jobId) {
-        return asViewer().baseUri(service.baseUrl()).get("/api/jobs/" + jobId).then().statusCode(200)
-                .extract().jsonPath();
+        io.restassured.response.Response answer = asViewer().baseUri(service.baseUrl()).get("/api/jobs/" + jobId);
+        if (answer.statusCode() != 200) {
+            throw new AssertionError("GET /api/jobs/" + jobId + " on " + service.baseUrl() + " (pid " + service.pid()
+                    + ") answered " + answer.statusCode() + ": " + answer.asString() + "; rows of the job in"
+                    + " PostgreSQL: " + TestDatabase.count("SELECT count(*) FROM job WHERE id = ?::uuid", jobId)
+                    + " of " + TestDatabase.count("SELECT count(*) FROM job"));
+        }
+        return answer.jsonPath();
     }
 
     static JsonPath awaitFinished(ServiceProcess service, String jobId, Duration within) {
