@@ -31,9 +31,10 @@ public enum MatchStatus {
 
     /**
      * Bits by which the nearest artwork must be nearer than every other for the card to be confident. Measured over
-     * 50,000 artworks (docs/benchmarks.md, "How the status rule was chosen"; FINGERPRINT.md's note): the smallest margin that made no
-     * card confident and wrong, of 5,794 cards of indexed art and 4,000 photos of art left out of the index. The
-     * widest margin a wrong nearest artwork had was 90 bits (a harsh guide crop of missing art, 289 bits against 379).
+     * 50,000 artworks (docs/benchmarks.md, "How the status rule was chosen"; FINGERPRINT.md's note): the smallest
+     * margin that made no card confident and wrong, of 5,794 cards of indexed art and 4,000 photos of art left out of
+     * the index. The widest margin a wrong nearest artwork had was 90 bits (a harsh guide crop of missing art, 289
+     * bits against 379).
      */
     public static final int MARGIN = 100;
 

@@ -61,7 +61,8 @@ import org.eclipse.microprofile.health.Readiness;
  * method has not taken while it was profiled, and an input that takes one later throws the compiled code away ("made
  * not entrant") to have it compiled again. Warmed by one 1,600 × 1,200 photo against a one-card index, the first
  * 12-megapixel photo of a real minute did that to some twenty of the search's and the matcher's hottest methods,
- * and the minute's first two seconds answered in twice the usual time (docs/benchmarks.md, "Why the match runs as it does").
+ * and the minute's first two seconds answered in twice the usual time (docs/benchmarks.md, "Why the match runs as
+ * it does").
  */
 @ApplicationScoped
 @Readiness
