@@ -45,7 +45,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *   <li>a received body is handed to the resource as one array of exactly its bytes ({@link #body}), the bytes
  *       copied once from the network's buffers: the resource takes no body parameter, so that Quarkus REST does
  *       not copy it again into a stream, nor the resource out of it (a 12 MP photo's half megabyte was copied four
- *       times, 35 % of the bytes a whole match allocated; JFR, issue 24).</li>
+ *       times, 35 % of the bytes a whole match allocated, by JFR).</li>
  * </ul>
  *
  * <p>Metrics: {@code art.uploads.receiving} (gauge), {@code art.uploads.refused} and {@code art.uploads.timed.out}
@@ -63,7 +63,7 @@ public class MatchUploads {
      * The first array of a body sent without a length; it doubles as the body arrives, and is cut to the body's
      * length at its end. A body of a declared length gets one array of that length at once: its bytes are already
      * reserved within {@code upload-buffer}, and growing to them copied a 12 MP photo's half megabyte three times
-     * over (JFR, issue 24).
+     * over (by JFR).
      */
     private static final int INITIAL_BUFFER = 64 * 1024;
 

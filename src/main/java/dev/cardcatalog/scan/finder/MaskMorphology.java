@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * (dilation), taken as a row of three and then a column of three, for a third of BoofCV's reads of each pixel, and
  * eight pixels a step, a {@code long} of eight bytes at a time (the bytewise form was a sixth of a 12 MP photo's
  * match, JFR of {@code bench/match-http-bench.sh}); the card search runs about twenty of them a photo
- * (docs/benchmarks.md, issue 24).
+ * (docs/benchmarks.md, "Why the match runs as it does").
  */
 final class MaskMorphology {
 

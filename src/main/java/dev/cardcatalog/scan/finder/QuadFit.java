@@ -133,14 +133,14 @@ public final class QuadFit {
      * blobs do, has many times more points than rows, and the hull's cost is in sorting them.
      */
     static List<Point2D_I32> rowEnds(List<Point2D_I32> contour) {
+        if (contour.isEmpty()) {
+            return contour;
+        }
         int y0 = Integer.MAX_VALUE;
         int y1 = Integer.MIN_VALUE;
         for (Point2D_I32 p : contour) {
             y0 = Math.min(y0, p.y);
             y1 = Math.max(y1, p.y);
-        }
-        if (contour.isEmpty()) {
-            return contour;
         }
         int rows = y1 - y0 + 1;
         int[] left = new int[rows];
