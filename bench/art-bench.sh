@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The art fingerprint, matching and accuracy benchmark (docs/benchmarks.md).
 # Usage: bench/art-bench.sh [--artworks 50000] [--captures 1000] [--rounds 5] [--seconds 3]
-#                           [--sizes 50000,200000] [--calls 5000] [--parts throughput,latency,accuracy,photos]
+#                           [--sizes 50000,200000] [--calls 5000] [--parts throughput,latency,accuracy,photos[,heldout]]
 #                           [--photos 1000] [--pages 200] [--collections 50]
 # The first run builds a 50,000-artwork index (about 3-4 minutes on 2 cores) and keeps it in
 # target/art-bench/ for later runs. Prints the figures; asserts nothing.

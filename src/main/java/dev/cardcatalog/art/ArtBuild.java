@@ -35,7 +35,10 @@ import javax.sql.DataSource;
 
 /**
  * The art build of SERVICE.md §5: fingerprints every artwork not yet fingerprinted with the current settings and
- * image version, in batches, then writes the art index file.
+ * image version, in batches, then writes the art index file. From the same decoded image it makes the artwork's
+ * picture for the match's second look ({@link ArtPicture}, stored beside the fingerprint, never in the index file):
+ * an artwork is done when both are current, so a build after the picture's settings change makes every picture
+ * again, from the image cache where it can.
  *
  * <ul>
  *   <li>Each image comes from the cache, or is fetched through the Scryfall client (and so the Retry-After rule)
@@ -133,7 +136,7 @@ public class ArtBuild {
         String catalogVersion = versions.current().orElseThrow(NoCatalogException::new);
         String digest = FingerprintSettings.FROZEN.digest();
         ArtworkSelector.Selection selection = selector.select();
-        Map<UUID, String> done = selector.fingerprinted(digest);
+        Map<UUID, String> done = selector.fingerprinted(digest, ArtPicture.DIGEST);
         List<Artwork> todo = new ArrayList<>();
         for (Artwork artwork : selection.artworks()) {
             String version = Objects.requireNonNullElse(artwork.imageVersion(), "");
@@ -261,7 +264,7 @@ public class ArtBuild {
                 + (failed > failedIds.size() ? ", …" : "");
     }
 
-    private record Fingerprinted(Artwork artwork, byte[] fingerprint) {
+    private record Fingerprinted(Artwork artwork, byte[] fingerprint, byte[] picture) {
     }
 
     /** One image's failure: counted, and the build goes on. */
@@ -301,7 +304,8 @@ public class ArtBuild {
         }
         try {
             RgbImage image = decoder.decode(bytes);
-            return new Fingerprinted(artwork, ArtFingerprint.compute(image, FingerprintSettings.FROZEN.zeroOffset()));
+            FingerprintSettings.Offset zero = FingerprintSettings.FROZEN.zeroOffset();
+            return new Fingerprinted(artwork, ArtFingerprint.compute(image, zero), ArtPicture.of(image, zero));
         } catch (ImageDecodeException e) {
             try {
                 cache.delete(id);
@@ -336,12 +340,13 @@ public class ArtBuild {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement upsert = connection.prepareStatement("""
                         INSERT INTO art_fingerprint (illustration_id, card_id, image_uri, image_version, settings_digest,
-                                                     fingerprint, fingerprinted_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                                                     fingerprint, fingerprinted_at, picture, picture_digest)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (illustration_id) DO UPDATE SET card_id = EXCLUDED.card_id,
                             image_uri = EXCLUDED.image_uri, image_version = EXCLUDED.image_version,
                             settings_digest = EXCLUDED.settings_digest, fingerprint = EXCLUDED.fingerprint,
-                            fingerprinted_at = EXCLUDED.fingerprinted_at""")) {
+                            fingerprinted_at = EXCLUDED.fingerprinted_at, picture = EXCLUDED.picture,
+                            picture_digest = EXCLUDED.picture_digest""")) {
             connection.setAutoCommit(false);
             for (Fingerprinted result : results) {
                 upsert.setObject(1, result.artwork().illustrationId());
@@ -351,6 +356,8 @@ public class ArtBuild {
                 upsert.setString(5, FingerprintSettings.FROZEN.digest());
                 upsert.setBytes(6, result.fingerprint());
                 upsert.setTimestamp(7, now);
+                upsert.setBytes(8, result.picture());
+                upsert.setString(9, ArtPicture.DIGEST);
                 upsert.addBatch();
             }
             upsert.executeBatch();

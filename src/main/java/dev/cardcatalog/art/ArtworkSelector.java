@@ -41,13 +41,18 @@ public class ArtworkSelector {
                 chosen.withoutImage());
     }
 
-    /** The image version each artwork was fingerprinted at with {@code digest}. */
-    public Map<UUID, String> fingerprinted(String digest) {
+    /**
+     * The image version each artwork was fingerprinted at with {@code digest} and pictured at with
+     * {@code pictureDigest} ({@link ArtPicture}): an artwork missing either is not done.
+     */
+    public Map<UUID, String> fingerprinted(String digest, String pictureDigest) {
         Map<UUID, String> versions = new HashMap<>();
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement select = connection.prepareStatement(
-                        "SELECT illustration_id, coalesce(image_version, '') FROM art_fingerprint WHERE settings_digest = ?")) {
+                PreparedStatement select = connection.prepareStatement("""
+                        SELECT illustration_id, coalesce(image_version, '') FROM art_fingerprint
+                        WHERE settings_digest = ? AND picture_digest = ?""")) {
             select.setString(1, digest);
+            select.setString(2, pictureDigest);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     versions.put(rows.getObject(1, UUID.class), rows.getString(2));

@@ -106,6 +106,20 @@ public record CaptureQueries(List<Integer> turns, byte[][] fingerprints) {
         return TURNS;
     }
 
+    /**
+     * {@code upright} turned clockwise by {@code turn} degrees, whole: the picture query fingerprints of that turn
+     * read ({@link #of(RgbImage, List)} turns only the pixels their boxes cover).
+     *
+     * @throws IllegalArgumentException if {@code turn} is not one of {@link #TURNS}
+     */
+    public static RgbImage turned(RgbImage upright, int turn) {
+        int t = TURNS.indexOf(turn);
+        if (t < 0) {
+            throw new IllegalArgumentException("a turn is one of " + TURNS + ", not " + turn);
+        }
+        return ImageOrientation.upright(upright, ORIENTATION_OF_TURN[t]);
+    }
+
     /** The turn, in degrees clockwise, of query fingerprint {@code query} of {@link #fingerprints}. */
     public int turnOf(int query) {
         return turns.get(query / PER_TURN);

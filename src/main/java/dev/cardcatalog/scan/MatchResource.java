@@ -2,6 +2,7 @@ package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtIndexStore;
 import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.StoredArtPictures;
 import dev.cardcatalog.catalog.ArtworkPrintings;
 import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.image.JpegStructure;
@@ -68,11 +69,12 @@ public class MatchResource {
     private final DecodeMemory memory;
     private final Duration deadline;
     private final Duration refusalPause;
-    private final PhotoMatch photoMatch = new PhotoMatch();
+    private final PhotoMatch photoMatch;
 
     public MatchResource(ArtIndexStore store, ArtworkPrintings catalog, MatchLimit limit, ScanConfig config,
-            DecodeMemory memory, MeterRegistry metrics) {
+            DecodeMemory memory, MeterRegistry metrics, StoredArtPictures pictures) {
         this.store = store;
+        this.photoMatch = new PhotoMatch(pictures);
         this.catalog = catalog;
         this.limit = limit;
         this.memory = memory;
@@ -166,7 +168,7 @@ public class MatchResource {
      *                in that order)
      * @param status  {@code confident}, {@code ambiguous} (two or more artworks are close) or {@code unknown} (none
      *                is), by the rule of {@link MatchStatus}
-     * @param matches its nearest artworks, nearest first, at most 10
+     * @param matches its nearest artworks, nearest first (the second look's choice first), at most 10
      */
     public record CardView(List<Corner> corners, MatchStatus status, List<MatchView> matches) {
     }
@@ -225,7 +227,8 @@ public class MatchResource {
 
             """ + ApiAccess.PUBLIC)
     @APIResponse(responseCode = "200", description = "The index matched against and the cards found, in reading "
-            + "order, each with its corners, its status and its nearest artworks, nearest first.",
+            + "order, each with its corners, its status and its nearest artworks, nearest first (a card made "
+            + "confident by the second look: the artwork it chose first).",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = MatchesView.class)))
     @APIResponse(responseCode = "400", ref = "InvalidPhoto")

@@ -16,7 +16,10 @@ import java.util.Locale;
  *       {@value #MARGIN} bits of it: two or more artworks are close;</li>
  *   <li>{@link #UNKNOWN}: no artwork is within {@value #NEAR} bits.</li>
  * </ul>
- * Distances are those of {@link ArtMatcher#nearest}: the smallest over all the card's query fingerprints, so the
+ * A card this rule leaves {@link #AMBIGUOUS} may still be answered {@link #CONFIDENT} by the match's second look
+ * ({@link SecondLook}, with a rule of its own measured the same way).
+ *
+ * <p>Distances are those of {@link ArtMatcher#nearest}: the smallest over all the card's query fingerprints, so the
  * nearest other artwork is the nearest over every outline and turn tried for the card. Each outline tried gives
  * unrelated artworks one more chance to come near. A margin through the one outline that found the nearest
  * artwork alone (its look margin) was measured as evidence for {@link #CONFIDENT} and is not taken: on photos it

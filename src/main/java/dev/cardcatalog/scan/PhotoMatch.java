@@ -1,6 +1,9 @@
 package dev.cardcatalog.scan;
 
 import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.ArtPicture;
+import dev.cardcatalog.art.ArtPictures;
+import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.image.RgbImage;
 import dev.cardcatalog.scan.finder.CardFinder;
 import dev.cardcatalog.scan.finder.FoundCard;
@@ -8,7 +11,9 @@ import dev.cardcatalog.scan.finder.Quad;
 import dev.cardcatalog.scan.finder.QuadFit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +56,12 @@ import java.util.function.Supplier;
  * too and its cards are answered when it recognises more of them. A photo in which no
  * card is found is one card when, taken whole, it is near an artwork (not {@link MatchStatus#UNKNOWN}), and none
  * otherwise.
+ *
+ * <p>A card that is {@link MatchStatus#AMBIGUOUS} after all of that gets a second look ({@link SecondLook}): its art
+ * box, as each near artwork's query saw it, is compared with the art build's picture of that artwork
+ * ({@link ArtPicture}), leaving out what glare covers, and the card becomes {@link MatchStatus#CONFIDENT} of the one
+ * artwork clearly alike, which is then answered first. The second look never makes a card less sure, and a card
+ * that is {@link MatchStatus#UNKNOWN} gets none.
  *
  * <p>Overlapping finds of one card are one entry: outlines of one card are grouped by the finder; of two cards one
  * of which lies inside the other (a card's art box is itself card-shaped), the one with the better status stays,
@@ -108,8 +119,9 @@ public final class PhotoMatch {
      *                 bottom-left as the card reads upright (the outline of its nearest artwork's match) when it is
      *                 {@link MatchStatus#CONFIDENT}; otherwise the outline most like a card's edge
      *                 ({@link FoundCard#edge}), starting at a corner of one of its short sides
-     * @param status   how sure the match is ({@link MatchStatus#of(List)})
-     * @param nearest  its nearest artworks, nearest first, at most {@value #MATCHES}
+     * @param status   how sure the match is ({@link MatchStatus#of(List)}, or {@link SecondLook}'s confident)
+     * @param nearest  its nearest artworks, nearest first (for a card the second look made confident, the artwork
+     *                 it chose first), at most {@value #MATCHES}
      */
     public record Found(Quad corners, MatchStatus status, List<Item> nearest) {
     }
@@ -125,15 +137,31 @@ public final class PhotoMatch {
 
     private final CardFinder finder = new CardFinder();
     private final Semaphore finerLooks;
+    private final SecondLook secondLook;
 
-    /** A match whose finer looks take turns ({@link #FINER_LOOKS}). */
+    /** A match whose finer looks take turns ({@link #FINER_LOOKS}), without a second look. */
     public PhotoMatch() {
-        this(new Semaphore(FINER_LOOKS, true));
+        this(ArtPictures.NONE);
+    }
+
+    /** A match whose second look ({@link SecondLook}) reads the artworks' pictures from {@code pictures}. */
+    public PhotoMatch(ArtPictures pictures) {
+        this(new SecondLook(pictures));
+    }
+
+    /** A match taking {@code secondLook} (benchmarks watch its verdicts). */
+    public PhotoMatch(SecondLook secondLook) {
+        this(new Semaphore(FINER_LOOKS, true), secondLook);
     }
 
     /** As {@link #PhotoMatch()}, the finer looks taking turns at {@code finerLooks}' permits (tests). */
     PhotoMatch(Semaphore finerLooks) {
+        this(finerLooks, new SecondLook(ArtPictures.NONE));
+    }
+
+    private PhotoMatch(Semaphore finerLooks, SecondLook secondLook) {
         this.finerLooks = finerLooks;
+        this.secondLook = secondLook;
     }
 
     /**
@@ -293,8 +321,21 @@ public final class PhotoMatch {
         return cards.stream().filter(c -> c.status() != MatchStatus.UNKNOWN).count();
     }
 
-    /** One way of looking at a card: an outline in the small decode's coordinates and its queries. */
-    private record Attempt(Quad outline, CaptureQueries queries) {
+    /**
+     * One way of looking at a card: an outline in the small decode's coordinates, its queries, and the image it was
+     * warped from ({@code scale} times the small decode's size; for a photo taken whole, that photo itself).
+     */
+    private record Attempt(Quad outline, CaptureQueries queries, RgbImage source, double scale, boolean whole) {
+
+        /** The card image of this attempt, upright as its queries' turn 0, or null when it cannot be warped. */
+        RgbImage card() {
+            if (whole) {
+                return source;
+            }
+            Quad inSource = outline.scaled(scale, scale);
+            int width = warpWidth(inSource);
+            return CardWarp.warp(source, inSource, width, warpHeight(width));
+        }
     }
 
     /** A card after matching: its attempts, nearest artworks and status. */
@@ -308,12 +349,12 @@ public final class PhotoMatch {
         final MatchStatus status;
 
         MatchedCard(Quad outer, Quad edge, List<Attempt> attempts, int[] attemptOfQuery,
-                List<ArtMatcher.Match> nearest) {
+                List<ArtMatcher.Match> nearest, MatchStatus status) {
             this.edge = edge;
             this.attempts = attempts;
             this.attemptOfQuery = attemptOfQuery;
             this.nearest = nearest;
-            this.status = MatchStatus.of(nearest);
+            this.status = status;
             // a confident card reaches as far as the outline it was recognised through (a card around its art box)
             Quad matched = status == MatchStatus.CONFIDENT ? cornersOf(nearest.get(0).query()) : outer;
             this.outer = matched.area() > outer.area() ? matched : outer;
@@ -401,11 +442,51 @@ public final class PhotoMatch {
         }
         if (whole && !search.sure()) {
             deadline.check("matching the cards");
-            search.add(List.of(new Attempt(Quad.frame(image.width(), image.height()), CaptureQueries.of(image))));
+            search.add(List.of(new Attempt(Quad.frame(image.width(), image.height()), CaptureQueries.of(image), image,
+                    1, true)));
         }
         Quad outer = card != null ? card.outer() : Quad.frame(image.width(), image.height());
-        return new MatchedCard(outer, card != null ? card.edge() : null, search.attempts, search.attemptOfQuery(),
-                search.nearest);
+        int[] attemptOfQuery = search.attemptOfQuery();
+        List<ArtMatcher.Match> nearest = search.nearest;
+        MatchStatus status = MatchStatus.of(nearest);
+        if (status == MatchStatus.AMBIGUOUS) {
+            deadline.check("matching the cards");
+            Map<Integer, RgbImage> uprightCards = new HashMap<>();
+            SecondLook.Verdict verdict = secondLook.judge(nearest,
+                    q -> picture(search.attempts, attemptOfQuery, q, uprightCards));
+            if (verdict != null && verdict.chosen() >= 0) {
+                ArtMatcher.Match chosen = verdict.candidates().get(verdict.chosen());
+                List<ArtMatcher.Match> reordered = new ArrayList<>(nearest.size());
+                reordered.add(chosen);
+                nearest.stream().filter(m -> m != chosen).forEach(reordered::add);
+                nearest = List.copyOf(reordered);
+                status = MatchStatus.CONFIDENT;
+            }
+        }
+        return new MatchedCard(outer, card != null ? card.edge() : null, search.attempts, attemptOfQuery, nearest,
+                status);
+    }
+
+    /**
+     * The card's art box picture ({@link ArtPicture}) as query fingerprint {@code query} saw it: its attempt's card
+     * image, turned by the query's turn, at the query's offset; null when the outline cannot be warped. The turned
+     * card images are kept in {@code uprightCards} (by attempt and turn) for the card's other queries.
+     */
+    private static byte[] picture(List<Attempt> attempts, int[] attemptOfQuery, int query,
+            Map<Integer, RgbImage> uprightCards) {
+        int a = attemptOfQuery[query];
+        int first = 0;
+        for (int q = query; q > 0 && attemptOfQuery[q - 1] == a; q--) {
+            first++;
+        }
+        Attempt attempt = attempts.get(a);
+        int turn = attempt.queries().turnOf(first);
+        RgbImage upright = uprightCards.computeIfAbsent(a * 4 + turn / 90, key -> {
+            RgbImage card = attempt.card();
+            return card == null ? null : CaptureQueries.turned(card, turn);
+        });
+        return upright == null ? null
+                : ArtPicture.of(upright, FingerprintSettings.FROZEN.offsets().get(first % CaptureQueries.PER_TURN));
     }
 
     /**
@@ -482,13 +563,22 @@ public final class PhotoMatch {
     /** Warps {@code outline} (small-decode coordinates) from {@code source} ({@code scale} times as large). */
     private static void addWarped(List<Attempt> attempts, RgbImage source, Quad outline, double scale) {
         Quad inSource = outline.scaled(scale, scale);
-        int width = (int) Math.round(Math.max(CardWarp.CARD_WIDTH, Math.min(MAX_CARD_WIDTH,
-                (inSource.side(0) + inSource.side(2)) / 2)));
-        int height = (int) Math.round(width * (double) CardWarp.CARD_HEIGHT / CardWarp.CARD_WIDTH);
+        int width = warpWidth(inSource);
+        int height = warpHeight(width);
         RgbImage card = CardWarp.warp(source, inSource, width, height, CaptureQueries.halfTurnRegion(width, height));
         if (card != null) {
-            attempts.add(new Attempt(outline, CaptureQueries.of(card, List.of(0, 180))));
+            attempts.add(new Attempt(outline, CaptureQueries.of(card, List.of(0, 180)), source, scale, false));
         }
+    }
+
+    /** The width a card with this outline (in its source's pixels) is warped to: its own, within bounds. */
+    private static int warpWidth(Quad inSource) {
+        return (int) Math.round(Math.max(CardWarp.CARD_WIDTH, Math.min(MAX_CARD_WIDTH,
+                (inSource.side(0) + inSource.side(2)) / 2)));
+    }
+
+    private static int warpHeight(int width) {
+        return (int) Math.round(width * (double) CardWarp.CARD_HEIGHT / CardWarp.CARD_WIDTH);
     }
 
     /**

@@ -108,7 +108,15 @@ class ArtBuildTest {
             byte[] image = CardArtGenerator.smallJpeg(artwork.seed());
             assertThat(entry.fingerprint()).isEqualTo(ArtFingerprint.compute(new ImageDecoder().decode(image),
                     FingerprintSettings.FROZEN.zeroOffset()));
+            // and beside it, never in the file, the second look's picture of the same image (FINGERPRINT.md §13)
+            Map<String, Object> row = TestDatabase.rows("SELECT picture, picture_digest FROM art_fingerprint"
+                    + " WHERE illustration_id = ?::uuid", entry.artworkId().toString()).get(0);
+            assertThat(row.get("picture_digest")).isEqualTo(ArtPicture.DIGEST);
+            assertThat((byte[]) row.get("picture")).isEqualTo(ArtPicture.of(new ImageDecoder().decode(image),
+                    FingerprintSettings.FROZEN.zeroOffset()));
         }
+        assertThat(TestDatabase.count("SELECT count(*) FROM art_fingerprint WHERE picture_digest = '"
+                + ArtPicture.DIGEST + "' AND length(picture) = " + ArtPicture.BYTES)).isEqualTo(expected.size());
 
         given().header("If-None-Match", "\"" + name + "\"").get("/api/art-index/files/" + name)
                 .then().statusCode(304);
@@ -133,6 +141,19 @@ class ArtBuildTest {
         JsonPath second = Jobs.awaitFinished(again);
         assertThat(second.getLong("runs[0].counts.already")).isEqualTo(expected.size());
         assertThat(imageRequests()).hasSize(images);
+        // pictures made with other settings are made again, from the image cache; the index file stays the same
+        TestDatabase.execute("UPDATE art_fingerprint SET picture_digest = 'other-settings' WHERE illustration_id IN"
+                + " (SELECT illustration_id FROM art_fingerprint ORDER BY illustration_id LIMIT 3)");
+        String third = asOperator().contentType("application/json").body("{}").post("/api/art-builds")
+                .then().statusCode(202).extract().jsonPath().getString("id");
+        JsonPath remade = Jobs.awaitFinished(third);
+        assertThat(remade.getLong("runs[0].counts.already")).isEqualTo(expected.size() - 3);
+        assertThat(remade.getLong("runs[0].counts.fingerprinted")).isEqualTo(3);
+        assertThat(remade.getLong("runs[0].counts.cached")).isEqualTo(3);
+        assertThat(imageRequests()).hasSize(images);
+        assertThat(TestDatabase.count("SELECT count(*) FROM art_fingerprint WHERE picture_digest = '"
+                + ArtPicture.DIGEST + "'")).isEqualTo(expected.size());
+        given().get("/api/art-index").then().statusCode(200).body("file_name", equalTo(name));
         // the same bytes, the same name; the data directory is only a cache
         TestData.deleteTree(TestData.DATA_DIR.resolve("art/index"));
         given().get("/api/art-index").then().statusCode(200).body("file_name", equalTo(name));

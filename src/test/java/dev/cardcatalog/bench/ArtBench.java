@@ -5,6 +5,8 @@ import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 import dev.cardcatalog.art.ArtFingerprint;
 import dev.cardcatalog.art.ArtIndexFile;
 import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.ArtPicture;
+import dev.cardcatalog.art.ArtPictures;
 import dev.cardcatalog.art.FingerprintSettings;
 import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.image.ImageDecoder;
@@ -54,8 +56,10 @@ import java.util.stream.IntStream;
  * <p>Arguments (all optional): {@code --artworks N} (default 50000), {@code --captures N} (default 1000),
  * {@code --rounds N} (default 5), {@code --seconds S} per round (default 3), {@code --sizes} the index sizes
  * timed (default {@code 50000,200000}), {@code --calls N} timed calls of each kind (default 5000), {@code --parts}
- * a comma-separated choice of {@code throughput,latency,accuracy,photos} (default all four); {@code --photos N}
- * captures per row of the photo part (default 1000, at most {@code --captures}), {@code --pages N} binder pages
+ * a comma-separated choice of {@code throughput,latency,accuracy,photos} (default all four) and {@code heldout}
+ * (photos of art never indexed on seeds the photo part does not use, {@link PhotoRows#heldOut}); {@code --photos N}
+ * captures per row of the photo part (default 1000, at most {@code --captures}; any number for held-out rows),
+ * {@code --pages N} binder pages
  * (default 200) and {@code --collections N} photos of a collection of twelve cards for each
  * {@link dev.cardcatalog.testing.PhotoSimulator.Clutter} (default 50): see {@link PhotoRows}.
  */
@@ -110,7 +114,8 @@ public final class ArtBench {
         if (chosen.contains("throughput")) {
             throughput(rounds, seconds);
         }
-        if (chosen.contains("latency") || chosen.contains("accuracy") || chosen.contains("photos")) {
+        if (chosen.contains("latency") || chosen.contains("accuracy") || chosen.contains("photos")
+                || chosen.contains("heldout")) {
             List<ArtIndexFile.Entry> entries = buildIndex(artworks, captures);
             ArtMatcher matcher = ArtMatcher.of(FingerprintSettings.FROZEN.digest(), entries);
             if (chosen.contains("latency")) {
@@ -132,8 +137,12 @@ public final class ArtBench {
                     }
                 }
             }
+            if (chosen.contains("heldout")) {
+                PhotoRows.heldOut(matcher, pictures(matcher.size(), captures), photos);
+            }
             if (chosen.contains("photos")) {
-                PhotoRows.run(matcher, Math.min(photos, captures), pages, collections, captures);
+                PhotoRows.run(matcher, pictures(matcher.size(), captures), Math.min(photos, captures), pages, collections,
+                        captures);
             }
         }
     }
@@ -152,11 +161,13 @@ public final class ArtBench {
         int distinct = 2_000;
         byte[][] jpegs = IntStream.range(0, distinct).parallel()
                 .mapToObj(seed -> CardArtGenerator.smallJpeg(1_000_000L + seed)).toArray(byte[][]::new);
-        System.out.printf(Locale.ROOT, "%n## Throughput: decode + zero-offset fingerprint, %d distinct 146x204 "
-                + "baseline JPEGs (quality %.2f, mean %d bytes)%n", distinct, CardArtGenerator.SMALL_JPEG_QUALITY,
+        System.out.printf(Locale.ROOT, "%n## Throughput: decode + zero-offset fingerprint + picture (the art build's "
+                + "work an image), %d distinct 146x204 baseline JPEGs (quality %.2f, mean %d bytes)%n", distinct,
+                CardArtGenerator.SMALL_JPEG_QUALITY,
                 Arrays.stream(jpegs).mapToInt(b -> b.length).sum() / distinct);
         runRounds(jpegs, 1, 5.0, true); // warm-up
         runRounds(jpegs, 2, 3.0, true);
+        runRounds(jpegs, 1, 2.0, Work.FINGERPRINT);
         for (int threads = 1; threads <= 2; threads++) {
             double[] perSecond = new double[rounds];
             double[] perCpuSecond = new double[rounds];
@@ -172,10 +183,17 @@ public final class ArtBench {
                     perSecond[rounds - 1], rounds, seconds, perCpuSecond[rounds / 2]);
         }
         double[] decodeOnly = new double[rounds];
+        double[] withoutPicture = new double[rounds];
+        double[] withPicture = new double[rounds];
         for (int r = 0; r < rounds; r++) {
+            // side by side, round after round: the machine's speed drifts between minutes
             decodeOnly[r] = runRounds(jpegs, 1, seconds, false);
+            withoutPicture[r] = runRounds(jpegs, 1, seconds, Work.FINGERPRINT);
+            withPicture[r] = runRounds(jpegs, 1, seconds, Work.FINGERPRINT_AND_PICTURE);
         }
         Arrays.sort(decodeOnly);
+        Arrays.sort(withoutPicture);
+        Arrays.sort(withPicture);
         RgbImage image = decode(jpegs[0]);
         long t0 = System.nanoTime();
         int n = 0;
@@ -184,17 +202,41 @@ public final class ArtBench {
             n++;
         }
         double fingerprintOnly = n / ((System.nanoTime() - t0) / 1e9);
-        System.out.printf(Locale.ROOT, "parts, 1 thread: decode alone median %.0f /s; one fingerprint alone "
-                + "%.0f /s (%.1f us)%n", decodeOnly[rounds / 2], fingerprintOnly, 1e6 / fingerprintOnly);
+        t0 = System.nanoTime();
+        n = 0;
+        while (System.nanoTime() - t0 < seconds * 1e9) {
+            ArtPicture.of(image, FingerprintSettings.FROZEN.zeroOffset());
+            n++;
+        }
+        double pictureOnly = n / ((System.nanoTime() - t0) / 1e9);
+        System.out.printf(Locale.ROOT, "parts, 1 thread, side by side: decode alone median %.0f /s; decode + "
+                + "fingerprint %.0f /s; decode + fingerprint + picture %.0f /s (%.1f %% fewer); one fingerprint alone "
+                + "%.0f /s (%.1f us); one picture alone %.0f /s (%.1f us)%n", decodeOnly[rounds / 2],
+                withoutPicture[rounds / 2], withPicture[rounds / 2],
+                100 * (1 - withPicture[rounds / 2] / withoutPicture[rounds / 2]), fingerprintOnly,
+                1e6 / fingerprintOnly, pictureOnly, 1e6 / pictureOnly);
     }
 
-    private static double runRounds(byte[][] jpegs, int threads, double seconds, boolean fingerprint)
+    /** What a worker does with each image after decoding it. */
+    private enum Work { NOTHING, FINGERPRINT, FINGERPRINT_AND_PICTURE }
+
+    private static double runRounds(byte[][] jpegs, int threads, double seconds, boolean build)
             throws InterruptedException {
-        return runRounds(jpegs, threads, seconds, fingerprint, new AtomicLong());
+        return runRounds(jpegs, threads, seconds, build ? Work.FINGERPRINT_AND_PICTURE : Work.NOTHING);
+    }
+
+    private static double runRounds(byte[][] jpegs, int threads, double seconds, Work work)
+            throws InterruptedException {
+        return runRounds(jpegs, threads, seconds, work, new AtomicLong());
+    }
+
+    private static double runRounds(byte[][] jpegs, int threads, double seconds, boolean build, AtomicLong cpuNanos)
+            throws InterruptedException {
+        return runRounds(jpegs, threads, seconds, build ? Work.FINGERPRINT_AND_PICTURE : Work.NOTHING, cpuNanos);
     }
 
     /** Images a second of wall-clock time; {@code cpuNanos} receives the CPU time the workers used. */
-    private static double runRounds(byte[][] jpegs, int threads, double seconds, boolean fingerprint,
+    private static double runRounds(byte[][] jpegs, int threads, double seconds, Work work,
             AtomicLong cpuNanos) throws InterruptedException {
         AtomicLong done = new AtomicLong();
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
@@ -208,8 +250,11 @@ public final class ArtBench {
                 int k = first;
                 while (System.nanoTime() < deadline) {
                     RgbImage image = decode(jpegs[k++ % jpegs.length]);
-                    if (fingerprint) {
+                    if (work != Work.NOTHING) {
                         ArtFingerprint.compute(image, FingerprintSettings.FROZEN.zeroOffset());
+                    }
+                    if (work == Work.FINGERPRINT_AND_PICTURE) {
+                        ArtPicture.of(image, FingerprintSettings.FROZEN.zeroOffset());
                     }
                     count++;
                 }
@@ -288,10 +333,38 @@ public final class ArtBench {
     }
 
     private static byte[] indexFingerprint(int seed, int captures) {
+        return ArtFingerprint.compute(indexImage(seed, captures), FingerprintSettings.FROZEN.zeroOffset());
+    }
+
+    /** The decoded {@code small} image the benchmark's index holds for artwork {@code seed}. */
+    static RgbImage indexImage(int seed, int captures) {
         byte[] jpeg = seed < captures ? CardArtGenerator.smallJpeg(seed)
                 : TestImageFiles.jpeg(CardArtGenerator.card(seed).render(146, 204, 1),
                         CardArtGenerator.SMALL_JPEG_QUALITY);
-        return ArtFingerprint.compute(decode(jpeg), FingerprintSettings.FROZEN.zeroOffset());
+        return decode(jpeg);
+    }
+
+    /**
+     * The pictures ({@link ArtPicture}) of the benchmark's {@code artworks} indexed artworks, made as the art build
+     * makes them from the same images as their fingerprints, when the match first asks for one.
+     */
+    static ArtPictures pictures(int artworks, int captures) {
+        Map<UUID, Integer> seedOf = new HashMap<>();
+        for (int seed = 0; seed < artworks; seed++) {
+            seedOf.put(artworkId(seed), seed);
+        }
+        Map<UUID, byte[]> made = new java.util.concurrent.ConcurrentHashMap<>();
+        return ids -> {
+            Map<UUID, byte[]> found = new HashMap<>();
+            for (UUID id : ids) {
+                Integer seed = seedOf.get(id);
+                if (seed != null) {
+                    found.put(id, made.computeIfAbsent(id, i -> ArtPicture.of(indexImage(seed, captures),
+                            FingerprintSettings.FROZEN.zeroOffset())));
+                }
+            }
+            return found;
+        };
     }
 
     private static List<byte[]> captures(int captures, CaptureSimulator.Severity severity) {

@@ -3,18 +3,22 @@ package dev.cardcatalog.bench;
 import static dev.cardcatalog.testing.CardArtGenerator.artworkId;
 
 import dev.cardcatalog.art.ArtMatcher;
+import dev.cardcatalog.art.ArtPictures;
 import dev.cardcatalog.image.ImageDecodeException;
 import dev.cardcatalog.scan.MatchResource;
 import dev.cardcatalog.scan.MatchStatus;
 import dev.cardcatalog.scan.PhotoMatch;
+import dev.cardcatalog.scan.SecondLook;
 import dev.cardcatalog.scan.UploadDeadline;
 import dev.cardcatalog.scan.UploadDecoder;
 import dev.cardcatalog.scan.UprightPhoto;
 import dev.cardcatalog.testing.CaptureSimulator;
 import dev.cardcatalog.testing.Overlap;
 import dev.cardcatalog.testing.PhotoSimulator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.IntStream;
 
@@ -42,7 +46,12 @@ import java.util.stream.IntStream;
 final class PhotoRows {
 
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
-    private static final PhotoMatch MATCH = new PhotoMatch();
+    /** The match, with the second look reading the benchmark's pictures ({@link #run}). */
+    private static PhotoMatch match = new PhotoMatch();
+    /** The second look's verdicts during the current photo's match, on this thread. */
+    private static final ThreadLocal<List<SecondLook.Verdict>> VERDICTS = ThreadLocal.withInitial(ArrayList::new);
+    private static final double[] SIMILARS = {0.6, 0.7, 0.75, 0.8, 0.85, 0.9};
+    private static final double[] LOOK_MARGINS = {0.05, 0.1, 0.15, 0.2, 0.25, 0.3};
     private static final int[] NEARS = {200, 225, 250, 275, 300};
     private static final int[] MARGINS = {40, 60, 80, 100, 120, 150};
 
@@ -50,15 +59,53 @@ final class PhotoRows {
      * One card seen: the distance of its nearest artwork and of the nearest other one (bits; MAX_VALUE when there is
      * none), whether the nearest is the card's own artwork, and whether that artwork is in the index.
      */
-    private record Seen(int nearest, int other, boolean right, boolean indexed) {
+    private record Seen(int nearest, int other, boolean right, boolean indexed, SecondLook.Verdict look,
+            boolean lookOwn) {
 
-        static Seen of(String row, PhotoMatch.Found card, boolean right, boolean indexed) {
+        static Seen of(String row, PhotoMatch.Found card, UUID own, boolean indexed) {
             List<PhotoMatch.Item> items = card.nearest();
-            Seen seen = new Seen(items.get(0).distance(),
-                    items.size() > 1 ? items.get(1).distance() : Integer.MAX_VALUE, right, indexed);
+            SecondLook.Verdict look = verdictOf(card);
+            // the fingerprint's own view: a card the second look made confident was ambiguous, its nearest first
+            List<PhotoMatch.Item> byDistance = items.stream()
+                    .sorted(java.util.Comparator.comparingInt(PhotoMatch.Item::distance)).toList();
+            boolean right = byDistance.get(0).artworkId().equals(own);
+            boolean lookOwn = look != null && look.candidates().get(look.best()).artworkId().equals(own);
+            Seen seen = new Seen(byDistance.get(0).distance(),
+                    items.size() > 1 ? byDistance.get(1).distance() : Integer.MAX_VALUE, right, indexed, look,
+                    lookOwn);
             CARDS.add(String.join("\t", row, indexed ? "indexed" : "missing", right ? "right" : "wrong",
-                    card.status().wire(), Integer.toString(seen.nearest), Integer.toString(seen.other)));
+                    card.status().wire(), Integer.toString(seen.nearest), Integer.toString(seen.other),
+                    look == null ? "-" : String.format(Locale.ROOT, "%.3f\t%.3f\t%s\t%d\t%s",
+                            look.similarity()[look.best()], look.nextTo(look.best()), lookOwn, look.readable(),
+                            look.chosen() >= 0 ? "chosen" : "not-chosen")));
             return seen;
+        }
+
+        /** The verdict of the second look on {@code card}: the last one among the card's nearest artworks. */
+        private static SecondLook.Verdict verdictOf(PhotoMatch.Found card) {
+            java.util.Set<UUID> ids = new java.util.HashSet<>();
+            card.nearest().forEach(item -> ids.add(item.artworkId()));
+            SecondLook.Verdict found = null;
+            for (SecondLook.Verdict v : VERDICTS.get()) {
+                if (v.candidates().stream().allMatch(m -> ids.contains(m.artworkId()))) {
+                    found = v;
+                }
+            }
+            return found;
+        }
+
+        /** The card's status by the fingerprint alone: ambiguous when the second look made it confident. */
+        MatchStatus fingerprintStatus(PhotoMatch.Found card) {
+            return look != null && look.chosen() >= 0 ? MatchStatus.AMBIGUOUS : card.status();
+        }
+
+        /** Whether the second look would make this card confident at these bounds, and of which: own or not. */
+        boolean lookConfident(double similar, double margin) {
+            if (look == null) {
+                return false;
+            }
+            int best = look.best();
+            return look.similarity()[best] >= similar && look.similarity()[best] - look.nextTo(best) >= margin;
         }
 
         /** Whether the card is confident by the plain rule at these bounds. */
@@ -81,7 +128,8 @@ final class PhotoRows {
     private PhotoRows() {
     }
 
-    static void run(ArtMatcher matcher, int photos, int pages, int collections, int indexed) {
+    static void run(ArtMatcher matcher, ArtPictures pictures, int photos, int pages, int collections, int indexed) {
+        match = new PhotoMatch(new SecondLook(pictures, verdict -> VERDICTS.get().add(verdict)));
         for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
             row("guide crops, indexed art", severity, photos, matcher, true, k -> k,
                     k -> CaptureSimulator.captureJpeg(k, 7_000 + k, severity));
@@ -103,22 +151,44 @@ final class PhotoRows {
         }
     }
 
+    /**
+     * Rows of art never indexed on art and photo seeds {@link #run} does not use (art from {@code n + 100,000}, photos
+     * from 90,000): guide crops and whole photos, realistic and harsh, {@code photos} each. Rules chosen on
+     * {@link #run}'s rows are checked here on photos that did not choose them; any confident answer is wrong.
+     */
+    static void heldOut(ArtMatcher matcher, ArtPictures pictures, int photos) {
+        match = new PhotoMatch(new SecondLook(pictures, verdict -> VERDICTS.get().add(verdict)));
+        int n = matcher.size() + 100_000;
+        for (CaptureSimulator.Severity severity : CaptureSimulator.Severity.values()) {
+            row("held-out guide crops, art NOT in the index", severity, photos, matcher, false, k -> n + k,
+                    k -> CaptureSimulator.captureJpeg(n + k, 90_000 + k, severity));
+            row("held-out whole photos, art NOT in the index", severity, photos, matcher, false, k -> n + k,
+                    k -> PhotoSimulator.wholePhoto(n + k, 90_000 + k, severity).jpeg());
+        }
+    }
+
     /** Cells: 0-2 confident/ambiguous/unknown right, 3-5 the same wrong, 6 no card. */
     private static void row(String what, CaptureSimulator.Severity severity, int photos, ArtMatcher matcher,
             boolean indexed, java.util.function.IntUnaryOperator art, java.util.function.IntFunction<byte[]> photo) {
         AtomicIntegerArray cells = new AtomicIntegerArray(7);
+        AtomicIntegerArray before = new AtomicIntegerArray(7);
         long t0 = System.nanoTime();
         IntStream.range(0, photos).parallel().forEach(k -> {
             List<PhotoMatch.Found> cards = match(photo.apply(k), matcher);
             if (cards.isEmpty()) {
                 cells.incrementAndGet(6);
+                before.incrementAndGet(6);
                 return;
             }
             PhotoMatch.Found first = cards.get(0);
-            boolean right = first.nearest().get(0).artworkId().equals(artworkId(art.applyAsInt(k)));
+            UUID own = artworkId(art.applyAsInt(k));
+            boolean right = first.nearest().get(0).artworkId().equals(own);
             cells.incrementAndGet(first.status().ordinal() + (right ? 0 : 3));
-            SEEN.add(Seen.of(what + ", " + severity.name().toLowerCase(Locale.ROOT), first, right, indexed));
+            Seen seen = Seen.of(what + ", " + severity.name().toLowerCase(Locale.ROOT), first, own, indexed);
+            SEEN.add(seen);
+            before.incrementAndGet(seen.fingerprintStatus(first).ordinal() + (seen.right() ? 0 : 3));
         });
+        print(what + ", " + severity.name().toLowerCase(Locale.ROOT) + " (fingerprint alone)", photos, before, t0);
         print(what + ", " + severity.name().toLowerCase(Locale.ROOT), photos, cells, t0);
         rules();
     }
@@ -148,10 +218,35 @@ final class PhotoRows {
                 .forEach(s -> System.out.printf(Locale.ROOT,
                         "  confident-wrong today: nearest %d, other %d (%s)%n",
                         s.nearest(), s.other(), s.indexed() ? "indexed art" : "art not in the index"));
+        List<Seen> looked = seen.stream().filter(s -> s.look() != null).toList();
+        System.out.printf(Locale.ROOT, "%n  second look (SecondLook), over the %d cards it looked at (%d of indexed art,"
+                + " the most alike their own in %d): cards it makes confident and right / wrong%n", looked.size(),
+                looked.stream().filter(Seen::indexed).count(),
+                looked.stream().filter(s -> s.indexed() && s.lookOwn()).count());
+        StringBuilder head = new StringBuilder("  similar \\ margin");
+        for (double margin : LOOK_MARGINS) {
+            head.append(String.format(Locale.ROOT, " %9.2f", margin));
+        }
+        System.out.println(head);
+        for (double similar : SIMILARS) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %16.2f", similar));
+            for (double margin : LOOK_MARGINS) {
+                long right = looked.stream().filter(s -> s.indexed() && s.lookOwn()
+                        && s.lookConfident(similar, margin)).count();
+                long wrong = looked.stream().filter(s -> !(s.indexed() && s.lookOwn())
+                        && s.lookConfident(similar, margin)).count();
+                line.append(String.format(Locale.ROOT, " %4d/%-4d", right, wrong));
+            }
+            System.out.println(line);
+        }
+        looked.stream().filter(s -> !(s.indexed() && s.lookOwn())).mapToDouble(s -> s.look().similarity()[s.look()
+                .best()]).max().ifPresent(max -> System.out.printf(Locale.ROOT,
+                        "  the most alike wrong artwork: %.3f%n", max));
     }
 
     private static void binder(ArtMatcher matcher, int pages, int indexed, CaptureSimulator.Severity severity) {
         AtomicIntegerArray cells = new AtomicIntegerArray(7);
+        AtomicIntegerArray before = new AtomicIntegerArray(7);
         int[] whole = new int[1];
         long t0 = System.nanoTime();
         IntStream.range(0, pages).parallel().forEach(p -> {
@@ -166,11 +261,15 @@ final class PhotoRows {
                 PhotoMatch.Found found = nearest(cards, placed, photo.width());
                 if (found == null) {
                     cells.incrementAndGet(6);
+                    before.incrementAndGet(6);
                     continue;
                 }
                 boolean right = found.nearest().get(0).artworkId().equals(artworkId((int) placed.artSeed()));
                 cells.incrementAndGet(found.status().ordinal() + (right ? 0 : 3));
-                SEEN.add(Seen.of("binder pages, " + severity.name().toLowerCase(Locale.ROOT), found, right, true));
+                Seen seen = Seen.of("binder pages, " + severity.name().toLowerCase(Locale.ROOT), found,
+                        artworkId((int) placed.artSeed()), true);
+                SEEN.add(seen);
+                before.incrementAndGet(seen.fingerprintStatus(found).ordinal() + (seen.right() ? 0 : 3));
                 if (right && found.status() == MatchStatus.CONFIDENT) {
                     good++;
                 }
@@ -181,6 +280,8 @@ final class PhotoRows {
                 }
             }
         });
+        print("binder pages of nine (cards), " + severity.name().toLowerCase(Locale.ROOT) + " (fingerprint alone)",
+                pages * 9, before, t0);
         print("binder pages of nine (cards), " + severity.name().toLowerCase(Locale.ROOT), pages * 9, cells, t0);
         System.out.printf(Locale.ROOT, "  pages with all nine found, right and confident (and nothing else): %d / %d%n",
                 whole[0], pages);
@@ -196,6 +297,7 @@ final class PhotoRows {
     private static void collections(ArtMatcher matcher, int photos, int indexed, PhotoSimulator.Clutter clutter,
             CaptureSimulator.Severity severity) {
         AtomicIntegerArray cells = new AtomicIntegerArray(7);
+        AtomicIntegerArray before = new AtomicIntegerArray(7);
         java.util.concurrent.atomic.AtomicInteger outlined = new java.util.concurrent.atomic.AtomicInteger();
         long t0 = System.nanoTime();
         String what = "collections of twelve, " + clutter.name().toLowerCase(Locale.ROOT) + ", "
@@ -221,6 +323,7 @@ final class PhotoRows {
                 }
                 if (found == null || best < Overlap.NO_CARD) {
                     cells.incrementAndGet(6);
+                    before.incrementAndGet(6);
                     continue;
                 }
                 if (best >= Overlap.RIGHT) {
@@ -228,9 +331,12 @@ final class PhotoRows {
                 }
                 boolean right = found.nearest().get(0).artworkId().equals(artworkId((int) placed.artSeed()));
                 cells.incrementAndGet(found.status().ordinal() + (right ? 0 : 3));
-                SEEN.add(Seen.of(what, found, right, true));
+                Seen seen = Seen.of(what, found, artworkId((int) placed.artSeed()), true);
+                SEEN.add(seen);
+                before.incrementAndGet(seen.fingerprintStatus(found).ordinal() + (seen.right() ? 0 : 3));
             }
         });
+        print(what + " (cards, fingerprint alone)", photos * 12, before, t0);
         print(what + " (cards)", photos * 12, cells, t0);
         System.out.printf(Locale.ROOT, "  cards outlined right (IoU >= %.2f): %d / %d%n", Overlap.RIGHT,
                 outlined.get(), photos * 12);
@@ -266,8 +372,9 @@ final class PhotoRows {
     }
 
     private static List<PhotoMatch.Found> match(byte[] jpeg, ArtMatcher matcher) {
+        VERDICTS.get().clear();
         try {
-            return MATCH.match(UprightPhoto.decode(jpeg, DECODER, UploadDeadline.none()), matcher,
+            return match.match(UprightPhoto.decode(jpeg, DECODER, UploadDeadline.none()), matcher,
                     UploadDeadline.none());
         } catch (ImageDecodeException e) {
             throw new IllegalStateException(e);

@@ -169,6 +169,50 @@ class PhotoMatchTest {
         }
     }
 
+    /**
+     * The second look (SERVICE.md §5.11 item 14): a harsh photo of a sleeved card with glare over its art, whose
+     * fingerprint leaves another artwork within {@value MatchStatus#MARGIN} bits of its own, is confident and right
+     * after the art build's pictures are compared; the same photo of art left out of the index, which the fingerprint
+     * leaves ambiguous too, stays not confident. The photo seeds were picked (among 488 photos of the sample's art, 7
+     * ambiguous) for giving that ambiguity with this finder.
+     */
+    @Test
+    void aSleevedCardUnderGlareThatTheFingerprintLeavesAmbiguousIsConfidentAfterTheSecondLook() {
+        for (int k : new int[] {98, 161, 511}) {
+            String artwork = artworks.get(k);
+            long photoSeed = k == 98 ? 62 : 63;
+            JsonPath answer = match(sleevedUnderGlare(seed(artwork), photoSeed));
+            String says = "artwork " + k + " (" + artwork + ")";
+            assertThat(answer.getList("cards")).as(says).hasSize(1);
+            assertThat(answer.getString("cards[0].status")).as(says).isEqualTo("confident");
+            assertThat(answer.getString("cards[0].matches[0].illustration_id")).as(says).isEqualTo(artwork);
+            assertThat(answer.getBoolean("cards[0].matches[0].confident")).as(says).isTrue();
+            assertThat(ambiguousByTheFingerprint(answer.getList("cards[0].matches.distance", Integer.class)))
+                    .as("%s: by its distances alone (%s)", says, answer.getList("cards[0].matches.distance"))
+                    .isTrue();
+        }
+        for (long absent : new long[] {9_100_129L, 9_100_164L, 9_100_204L}) {
+            JsonPath answer = match(sleevedUnderGlare(absent, 62));
+            String says = "art not in the index, " + absent;
+            assertNeverConfident(answer, says);
+            assertThat(answer.getList("cards.matches.distance", List.class)).as(says)
+                    .anyMatch(distances -> ambiguousByTheFingerprint(distances));
+        }
+    }
+
+    /** A harsh whole photo of card {@code artSeed} in a sleeve, with its glare. */
+    private static byte[] sleevedUnderGlare(long artSeed, long photoSeed) {
+        return PhotoSimulator.wholePhoto(artSeed, photoSeed, CaptureSimulator.Severity.HARSH, null, 0, 0, Double.NaN,
+                Double.NaN, null, Boolean.TRUE).jpeg();
+    }
+
+    /** Whether a card with these distances is ambiguous by the plain rule: its second look had to decide. */
+    private static boolean ambiguousByTheFingerprint(List<?> distances) {
+        List<Integer> sorted = distances.stream().map(d -> ((Number) d).intValue()).sorted().toList();
+        return sorted.size() > 1 && sorted.get(0) <= MatchStatus.NEAR
+                && sorted.get(1) - sorted.get(0) < MatchStatus.MARGIN;
+    }
+
     @Test
     void aSliverOfAPhotoIsAnsweredWithoutAServerErrorAndNeverConfident() {
         // 1 x 1, and strips the card search reduces to a line of pixels: JPEG and PNG, lying and standing

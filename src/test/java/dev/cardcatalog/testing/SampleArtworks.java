@@ -81,10 +81,10 @@ public final class SampleArtworks {
             return;
         }
         String[] columns = {"illustration_id", "card_id", "image_uri", "image_version", "settings_digest",
-            "fingerprint", "fingerprinted_at"};
+            "fingerprint", "fingerprinted_at", "picture", "picture_digest"};
         try (java.sql.Connection connection = TestDatabase.connect();
                 java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO art_fingerprint ("
-                        + String.join(", ", columns) + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                        + String.join(", ", columns) + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (Map<String, Object> row : kept) {
                 for (int c = 0; c < columns.length; c++) {
                     insert.setObject(c + 1, row.get(columns[c]));
