@@ -63,19 +63,13 @@ public final class ArtPicture {
      * @return a new array of {@link #BYTES} bytes
      */
     public static byte[] of(RgbImage image, FingerprintSettings.Offset offset) {
-        FingerprintSettings.Box box = FingerprintSettings.FROZEN.box();
         int w = image.width();
         int h = image.height();
-        double bw = box.x1() - box.x0();
-        double bh = box.y1() - box.y0();
-        double left = (box.x0() + offset.dx() + offset.inset() * bw) * w;
-        double top = (box.y0() + offset.dy() + offset.inset() * bh) * h;
-        double right = (box.x1() + offset.dx() - offset.inset() * bw) * w;
-        double bottom = (box.y1() + offset.dy() - offset.inset() * bh) * h;
+        double[] box = FingerprintSettings.FROZEN.box().edges(offset, w, h);
         int[] columnStart = new int[COLS];
         int[] rowStart = new int[ROWS];
-        double[][] columns = weights(left, right, COLS, w, columnStart);
-        double[][] rows = weights(top, bottom, ROWS, h, rowStart);
+        double[][] columns = weights(box[0], box[2], COLS, w, columnStart);
+        double[][] rows = weights(box[1], box[3], ROWS, h, rowStart);
         int[] pixels = image.pixels();
         byte[] picture = new byte[BYTES];
         for (int j = 0; j < ROWS; j++) {

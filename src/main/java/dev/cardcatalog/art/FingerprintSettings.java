@@ -59,6 +59,18 @@ public final class FingerprintSettings {
      * @param y1 bottom edge, fraction of the height
      */
     public record Box(double x0, double x1, double y0, double y1) {
+
+        /**
+         * The crop box of {@code offset} in a {@code w × h} image, in pixels, unrounded: {@code {left, top, right,
+         * bottom}}, each computed in the order of FINGERPRINT.md §3 (so the same doubles as {@link ArtFingerprint}'s).
+         */
+        public double[] edges(Offset offset, int w, int h) {
+            double bw = x1 - x0;
+            double bh = y1 - y0;
+            return new double[] {((x0 + offset.dx()) + offset.inset() * bw) * w,
+                ((y0 + offset.dy()) + offset.inset() * bh) * h, ((x1 + offset.dx()) - offset.inset() * bw) * w,
+                ((y1 + offset.dy()) - offset.inset() * bh) * h};
+        }
     }
 
     /**

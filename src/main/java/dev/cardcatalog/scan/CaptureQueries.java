@@ -130,18 +130,16 @@ public record CaptureQueries(List<Integer> turns, byte[][] fingerprints) {
      * the rounding of the edges): {@code {fromX, fromY, toX, toY}}, the ends exclusive, within the image.
      */
     static int[] boxesRegion(int w, int h) {
-        FingerprintSettings.Box box = FingerprintSettings.FROZEN.box();
-        double bw = box.x1() - box.x0();
-        double bh = box.y1() - box.y0();
         double left = Double.MAX_VALUE;
         double top = Double.MAX_VALUE;
         double right = -Double.MAX_VALUE;
         double bottom = -Double.MAX_VALUE;
         for (FingerprintSettings.Offset offset : FingerprintSettings.FROZEN.offsets()) {
-            left = Math.min(left, ((box.x0() + offset.dx()) + offset.inset() * bw) * w);
-            top = Math.min(top, ((box.y0() + offset.dy()) + offset.inset() * bh) * h);
-            right = Math.max(right, ((box.x1() + offset.dx()) - offset.inset() * bw) * w);
-            bottom = Math.max(bottom, ((box.y1() + offset.dy()) - offset.inset() * bh) * h);
+            double[] edges = FingerprintSettings.FROZEN.box().edges(offset, w, h);
+            left = Math.min(left, edges[0]);
+            top = Math.min(top, edges[1]);
+            right = Math.max(right, edges[2]);
+            bottom = Math.max(bottom, edges[3]);
         }
         return new int[] {Math.max(0, (int) Math.floor(left) - 1), Math.max(0, (int) Math.floor(top) - 1),
             Math.min(w, (int) Math.ceil(right) + 1), Math.min(h, (int) Math.ceil(bottom) + 1)};

@@ -366,12 +366,8 @@ public final class PhotoMatch {
 
         /** The card's corners as it reads upright for query {@code query}, in the small decode's pixels. */
         Quad cornersOf(int query) {
-            int a = attemptOfQuery[query];
-            Attempt attempt = attempts.get(a);
-            int first = 0;
-            for (int q = query; q > 0 && attemptOfQuery[q - 1] == a; q--) {
-                first++;
-            }
+            Attempt attempt = attempts.get(attemptOfQuery[query]);
+            int first = queryInAttempt(attemptOfQuery, query);
             int turn = attempt.queries().turnOf(first);
             // turning the card image clockwise by `turn` puts the card upright: its top-left was corner -turn/90
             return attempt.outline().startingAt(4 - turn / 90);
@@ -475,10 +471,7 @@ public final class PhotoMatch {
     private static byte[] picture(List<Attempt> attempts, int[] attemptOfQuery, int query,
             Map<Integer, RgbImage> uprightCards) {
         int a = attemptOfQuery[query];
-        int first = 0;
-        for (int q = query; q > 0 && attemptOfQuery[q - 1] == a; q--) {
-            first++;
-        }
+        int first = queryInAttempt(attemptOfQuery, query);
         Attempt attempt = attempts.get(a);
         int turn = attempt.queries().turnOf(first);
         RgbImage upright = uprightCards.computeIfAbsent(a * 4 + turn / 90, key -> {
@@ -555,6 +548,15 @@ public final class PhotoMatch {
             }
             return attemptOf;
         }
+    }
+
+    /** Which of its attempt's query fingerprints (0 for the attempt's first) query {@code query} is. */
+    private static int queryInAttempt(int[] attemptOfQuery, int query) {
+        int first = 0;
+        for (int q = query; q > 0 && attemptOfQuery[q - 1] == attemptOfQuery[query]; q--) {
+            first++;
+        }
+        return first;
     }
 
     /** The query fingerprints of the two cards around an art box: each at 0° and 180°. */

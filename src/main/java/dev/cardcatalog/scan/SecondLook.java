@@ -3,8 +3,8 @@ package dev.cardcatalog.scan;
 import dev.cardcatalog.art.ArtMatcher;
 import dev.cardcatalog.art.ArtPicture;
 import dev.cardcatalog.art.ArtPictures;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -97,25 +97,22 @@ public final class SecondLook {
         if (stored.isEmpty()) {
             return null;
         }
-        Map<Integer, byte[]> photoByQuery = new LinkedHashMap<>();
-        double[] similarity = new double[candidates.size()];
-        List<boolean[]> readableOf = new ArrayList<>();
+        Map<Integer, byte[]> photoByQuery = new HashMap<>();
+        boolean[] cells = new boolean[ArtPicture.CELLS];
+        Arrays.fill(cells, true);
         for (ArtMatcher.Match m : candidates) {
             if (stored.containsKey(m.artworkId()) && !photoByQuery.containsKey(m.query())) {
                 byte[] picture = photoPicture.apply(m.query());
                 photoByQuery.put(m.query(), picture);
                 if (picture != null) {
-                    readableOf.add(ArtPicture.readable(picture));
+                    boolean[] readable = ArtPicture.readable(picture);
+                    for (int c = 0; c < cells.length; c++) {
+                        cells[c] &= readable[c];
+                    }
                 }
             }
         }
-        boolean[] cells = new boolean[ArtPicture.CELLS];
-        java.util.Arrays.fill(cells, true);
-        for (boolean[] r : readableOf) {
-            for (int c = 0; c < cells.length; c++) {
-                cells[c] &= r[c];
-            }
-        }
+        double[] similarity = new double[candidates.size()];
         int readable = 0;
         for (boolean c : cells) {
             readable += c ? 1 : 0;

@@ -68,4 +68,29 @@ class FingerprintSettingsTest {
     private static String num(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v).toLowerCase(Locale.ROOT);
     }
+
+    @Test
+    void theBoxEdgesOfEachOffsetAreFingerprintMdSection3sTable() {
+        // FINGERPRINT.md §3, a 146 x 204 image: left, top, right, bottom of offsets 0 to 5, to the last bit
+        double[][] table = {
+            {20.44, 32.64, 125.56, 102},
+            {23.36, 32.64, 128.48, 102},
+            {17.520000000000003, 32.64, 122.64, 102},
+            {20.44, 36.72, 125.56, 106.08},
+            {20.44, 28.560000000000002, 125.56, 97.92},
+            {23.593600000000002, 34.7208, 122.4064, 99.9192}};
+        List<FingerprintSettings.Offset> offsets = FingerprintSettings.FROZEN.offsets();
+        for (int k = 0; k < table.length; k++) {
+            double[] edges = FingerprintSettings.FROZEN.box().edges(offsets.get(k), 146, 204);
+            for (int e = 0; e < 4; e++) {
+                assertEquals(table[k][e], edges[e], 0.0, "offset " + k + ", edge " + e);
+            }
+        }
+        // Collector's own check: a 1000 x 1000 image at the zero offset
+        double[] square = FingerprintSettings.FROZEN.box().edges(FingerprintSettings.FROZEN.zeroOffset(), 1000, 1000);
+        assertEquals(140, square[0], 1e-9);
+        assertEquals(160, square[1], 1e-9);
+        assertEquals(860, square[2], 1e-9);
+        assertEquals(500, square[3], 1e-9);
+    }
 }

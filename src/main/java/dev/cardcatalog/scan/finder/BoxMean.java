@@ -7,7 +7,8 @@ import boofcv.struct.image.GrayF32;
  * {@code BlurImageOps.mean(input, output, radius, storage, null)} computes, to within a float's rounding
  * (BoxMeanTest), in one pass of running sums kept in double precision. BoofCV's own normalizes the image's border
  * pixel by pixel over the whole window, which was a fifth of the card search's time with the local threshold's wide
- * windows (docs/benchmarks.md, "Why the match runs as it does"); here every pixel costs the same four additions whatever the radius.
+ * windows (docs/benchmarks.md, "Why the match runs as it does"); here every pixel costs the same four additions
+ * whatever the radius.
  */
 final class BoxMean {
 
