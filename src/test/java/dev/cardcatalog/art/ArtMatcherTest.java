@@ -146,20 +146,22 @@ class ArtMatcherTest {
     }
 
     @Test
-    void agreesWithTheExhaustiveScanOnTenThousandRandomCaptures() {
-        agreesWithTheExhaustiveScan(2_000, 10_000, 15);
+    void agreesWithTheExhaustiveScanOnRandomCaptures() {
+        agreesWithTheExhaustiveScan(2_000, 2_000, 15);
     }
 
     @Test
     void agreesWithTheExhaustiveScanAcrossBlocks() {
         // Two whole blocks of the scan and a part of a third, so artworks on both sides of each block boundary compete.
-        agreesWithTheExhaustiveScan(2 * ArtMatcher.BLOCK + 501, 600, 16);
+        agreesWithTheExhaustiveScan(2 * ArtMatcher.BLOCK + 501, 200, 16);
     }
 
     /**
      * Captures as the match endpoint makes them: 24 query fingerprints, 4 turns x 6 offsets. In most, one turn's
      * six are an indexed artwork with 0-350 bits flipped (a photo of it) and the others are unrelated; in a fifth,
-     * all 24 are unrelated (no card in the index). The index has clusters, so distances often tie.
+     * all 24 are unrelated (no card in the index). The index has clusters, so distances often tie: the run must
+     * have met ties at the limit's cut (the last artwork kept and the first left out equally near, where only the
+     * position decides) in at least one capture of five (about two in five do), or it shows nothing about them.
      */
     private static void agreesWithTheExhaustiveScan(int artworks, int captures, long seed) {
         Random random = new Random(seed);
@@ -182,6 +184,7 @@ class ArtMatcherTest {
         sorted.sort(Comparator.comparing(ArtIndexFile.Entry::artworkId, ArtIndexFile.ID_ORDER));
         long[][] index = sorted.stream().map(e -> ArtFingerprint.toLongs(e.fingerprint())).toArray(long[][]::new);
 
+        int tiesAtTheCut = 0;
         for (int capture = 0; capture < captures; capture++) {
             byte[][] queries = new byte[24][];
             int turn = random.nextInt(5); // 4: no photo of an indexed artwork
@@ -196,9 +199,13 @@ class ArtMatcherTest {
                 }
             }
             int limit = capture % 10 == 0 ? 1 + random.nextInt(40) : 10;
-            assertEquals(exhaustive(index, sorted, queries, limit), matcher.nearest(queries, limit),
-                    "capture " + capture);
+            List<ArtMatcher.Match> expected = exhaustive(index, sorted, queries, limit + 1);
+            if (expected.get(limit).distance() == expected.get(limit - 1).distance()) {
+                tiesAtTheCut++;
+            }
+            assertEquals(expected.subList(0, limit), matcher.nearest(queries, limit), "capture " + capture);
         }
+        assertTrue(tiesAtTheCut * 5 >= captures, tiesAtTheCut + " captures of " + captures + " tie at the cut");
     }
 
     /**
