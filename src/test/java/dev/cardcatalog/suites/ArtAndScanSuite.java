@@ -16,14 +16,14 @@ public class ArtAndScanSuite {
 
     /**
      * This suite's classes, by name: every test class of the art, image, scan, scan.finder and admin packages but
-     * those of another suite's profiles and the longest plain ones (the finder's two, the pages', the capture's, the
-     * scaled decoding's), and the art profile's classes elsewhere. The plain ones run in {@link ServiceSuite}, which
-     * was about a minute shorter than this one (the finder's and the matcher's tests, some 30 s;
-     * bench/suite-bench.sh).
+     * those of another suite's profiles and the longest plain ones, and the art profile's classes elsewhere. The
+     * plain ones run in {@link ServiceSuite} (the finder's two, the pages', the capture's, the scaled decoding's) and
+     * in {@link RetriesSuite} (the matcher's exhaustive comparisons), the suites that were shorter than this one
+     * (bench/suite-bench.sh).
      */
     static final String CLASSES = "dev\\.cardcatalog\\.("
-            + "(art|image|scan|scan\\.finder|admin)\\.(?!SmallerIndexConsentTest$|AdminPageBrowserTest$|CardFinderTest$"
-            + "|PhotoMatchRulesTest$"
+            + "(art|image|scan|scan\\.finder|admin)\\.(?!SmallerIndexConsentTest$|ArtMatcherTest$"
+            + "|AdminPageBrowserTest$|CardFinderTest$|PhotoMatchRulesTest$"
             + "|CardsThatLookLikePagesTest$|CaptureMatchingTest$|ScaledJpegDecodingTest$)[^.$]*Test"
             + "|platform\\.(GeneratedClient|OperationsMetrics)Test"
             + "|scryfall\\.ScryfallImageTest)";

@@ -6,7 +6,7 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * Retries, rate limits, quiet windows and the Scryfall client's waits: the classes of {@code ShortRetryProfile} and
- * {@code ShortLockoutProfile} (see the package).
+ * {@code ShortLockoutProfile}, and the matcher's plain tests, which even the suites out (see the package).
  */
 @Suite
 @SelectPackages("dev.cardcatalog")
@@ -16,6 +16,6 @@ public class RetriesSuite {
     /** This suite's classes, by name. */
     static final String CLASSES = "dev\\.cardcatalog\\.("
             + "job\\.(CancelFlow|RetryFlow|RetryPolicyFlow|TraceContextFlow)Test"
-            + "|art\\.SmallerIndexConsentTest"
+            + "|art\\.(SmallerIndexConsent|ArtMatcher)Test"
             + "|scryfall\\.(ScryfallClient|QuietWindow)Test)";
 }
