@@ -37,8 +37,8 @@ import java.util.function.Supplier;
 public class MatchLimit {
 
     private final int concurrency;
-    private final Pool cheap;
-    private final Pool expensive;
+    private final TurnPool cheap;
+    private final TurnPool expensive;
     private final Duration queueWait;
     private final long retryAfterSeconds;
     private final Counter refused;
@@ -52,14 +52,14 @@ public class MatchLimit {
     }
 
     /** A pool of turns: those running, and those running plus waiting. */
-    private static final class Pool {
+    private static final class TurnPool {
         final int concurrency;
         final Semaphore running;
         /** Turns running plus waiting: a request that finds none left is refused without waiting. */
         final Semaphore admitted;
         final AtomicInteger waiting = new AtomicInteger();
 
-        Pool(int concurrency, int queue) {
+        TurnPool(int concurrency, int queue) {
             this.concurrency = concurrency;
             // fair, and asked with a timeout even when not waiting: a match that arrives while others wait for a
             // turn waits behind them rather than taking the next turn freed (Semaphore#tryAcquire() would)
@@ -96,8 +96,8 @@ public class MatchLimit {
             throw new IllegalArgumentException("the match concurrency must be at least 1 and the queue not negative");
         }
         this.concurrency = concurrency;
-        this.cheap = new Pool(concurrency, queue);
-        this.expensive = new Pool(expensiveConcurrency, expensiveQueue);
+        this.cheap = new TurnPool(concurrency, queue);
+        this.expensive = new TurnPool(expensiveConcurrency, expensiveQueue);
         this.queueWait = queueWait;
         long millis = retryAfter.toMillis();
         this.retryAfterSeconds = Math.max(1, (millis + 999) / 1000);
@@ -105,7 +105,7 @@ public class MatchLimit {
                 .description("Photo matches decoding and matching their upload").register(metrics);
         Gauge.builder("art.matches.waiting", this, l -> l.cheap.waiting.get() + l.expensive.waiting.get())
                 .description("Photo matches waiting for a turn").register(metrics);
-        Gauge.builder("art.matches.expensive.running", expensive, Pool::runningNow)
+        Gauge.builder("art.matches.expensive.running", expensive, TurnPool::runningNow)
                 .description("Expensive photo matches (large, multi-scan or costly uploads) decoding and matching")
                 .register(metrics);
         Gauge.builder("art.matches.expensive.waiting", expensive, p -> p.waiting.get())
@@ -145,7 +145,7 @@ public class MatchLimit {
      * @throws BusyException when the pool's queue is full, or no turn came within the queue wait
      */
     public <T> T run(boolean expensive, Supplier<T> match) {
-        Pool pool = expensive ? this.expensive : cheap;
+        TurnPool pool = expensive ? this.expensive : cheap;
         Semaphore admitted = pool.admitted;
         Semaphore running = pool.running;
         AtomicInteger waiting = pool.waiting;
