@@ -62,7 +62,7 @@ final class PhotoRows {
     private record Seen(int nearest, int other, boolean right, boolean indexed, SecondLook.Verdict look,
             boolean lookOwn) {
 
-        static Seen of(String row, PhotoMatch.Found card, UUID own, boolean indexed) {
+        static Seen of(String row, int photo, PhotoMatch.Found card, UUID own, boolean indexed) {
             List<PhotoMatch.Item> items = card.nearest();
             SecondLook.Verdict look = verdictOf(card);
             // the fingerprint's own view: a card the second look made confident was ambiguous, its nearest first
@@ -73,7 +73,7 @@ final class PhotoRows {
             Seen seen = new Seen(byDistance.get(0).distance(),
                     items.size() > 1 ? byDistance.get(1).distance() : Integer.MAX_VALUE, right, indexed, look,
                     lookOwn);
-            CARDS.add(String.join("\t", row, indexed ? "indexed" : "missing", right ? "right" : "wrong",
+            CARDS.add(String.join("\t", row, Integer.toString(photo), indexed ? "indexed" : "missing", right ? "right" : "wrong",
                     card.status().wire(), Integer.toString(seen.nearest), Integer.toString(seen.other),
                     look == null ? "-" : String.format(Locale.ROOT, "%.3f\t%.3f\t%s\t%d\t%s",
                             look.similarity()[look.best()], look.nextTo(look.best()), lookOwn, look.readable(),
@@ -118,8 +118,8 @@ final class PhotoRows {
     private static final java.util.Queue<Seen> SEEN = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /**
-     * Every card seen, a tab-separated line each (row, indexed or missing art, right or wrong, status as answered,
-     * nearest and nearest other distance), written after each row to
+     * Every card seen, a tab-separated line each (row, the photo's number in its row, indexed or missing art, right
+     * or wrong, status as answered, nearest and nearest other distance), written after each row to
      * {@code target/art-bench/photo-cards.tsv} (system property {@code photo-rows.cards}): candidate rules on other
      * evidence are judged from it without matching again.
      */
@@ -184,7 +184,7 @@ final class PhotoRows {
             UUID own = artworkId(art.applyAsInt(k));
             boolean right = first.nearest().get(0).artworkId().equals(own);
             cells.incrementAndGet(first.status().ordinal() + (right ? 0 : 3));
-            Seen seen = Seen.of(what + ", " + severity.name().toLowerCase(Locale.ROOT), first, own, indexed);
+            Seen seen = Seen.of(what + ", " + severity.name().toLowerCase(Locale.ROOT), k, first, own, indexed);
             SEEN.add(seen);
             before.incrementAndGet(seen.fingerprintStatus(first).ordinal() + (seen.right() ? 0 : 3));
         });
@@ -266,7 +266,7 @@ final class PhotoRows {
                 }
                 boolean right = found.nearest().get(0).artworkId().equals(artworkId((int) placed.artSeed()));
                 cells.incrementAndGet(found.status().ordinal() + (right ? 0 : 3));
-                Seen seen = Seen.of("binder pages, " + severity.name().toLowerCase(Locale.ROOT), found,
+                Seen seen = Seen.of("binder pages, " + severity.name().toLowerCase(Locale.ROOT), p, found,
                         artworkId((int) placed.artSeed()), true);
                 SEEN.add(seen);
                 before.incrementAndGet(seen.fingerprintStatus(found).ordinal() + (seen.right() ? 0 : 3));
@@ -331,7 +331,7 @@ final class PhotoRows {
                 }
                 boolean right = found.nearest().get(0).artworkId().equals(artworkId((int) placed.artSeed()));
                 cells.incrementAndGet(found.status().ordinal() + (right ? 0 : 3));
-                Seen seen = Seen.of(what, found, artworkId((int) placed.artSeed()), true);
+                Seen seen = Seen.of(what, p, found, artworkId((int) placed.artSeed()), true);
                 SEEN.add(seen);
                 before.incrementAndGet(seen.fingerprintStatus(found).ordinal() + (seen.right() ? 0 : 3));
             }
