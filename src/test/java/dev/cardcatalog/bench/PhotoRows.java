@@ -73,8 +73,9 @@ final class PhotoRows {
             Seen seen = new Seen(byDistance.get(0).distance(),
                     items.size() > 1 ? byDistance.get(1).distance() : Integer.MAX_VALUE, right, indexed, look,
                     lookOwn);
-            CARDS.add(String.join("\t", row, Integer.toString(photo), indexed ? "indexed" : "missing", right ? "right" : "wrong",
-                    card.status().wire(), Integer.toString(seen.nearest), Integer.toString(seen.other),
+            CARDS.add(String.join("\t", row, Integer.toString(photo), indexed ? "indexed" : "missing",
+                    right ? "right" : "wrong", card.status().wire(), Integer.toString(seen.nearest),
+                    Integer.toString(seen.other),
                     look == null ? "-" : String.format(Locale.ROOT, "%.3f\t%.3f\t%s\t%d\t%s",
                             look.similarity()[look.best()], look.nextTo(look.best()), lookOwn, look.readable(),
                             look.chosen() >= 0 ? "chosen" : "not-chosen")));
