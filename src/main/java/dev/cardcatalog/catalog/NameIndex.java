@@ -20,7 +20,7 @@ import javax.sql.DataSource;
 
 /**
  * This replica's in-memory index of the active cards' {@code search_names}, in the list's order (name, newest
- * printing first, id), for {@code GET /api/cards?name=} (issue 11). A search walks one string of every name with
+ * printing first, id), for {@code GET /api/cards?name=}. A search walks one string of every name with
  * {@link String#indexOf(String, int)} and stops once it has the page and {@value CardResource#MAX_TOTAL} + 1
  * matches; PostgreSQL then reads only the page's rows, by id. Through the trigram index every match had to be read
  * and sorted, which a common word (thousands of matches) made too slow for 200 searches a second on two cores.

@@ -300,7 +300,7 @@ public final class ImageDecoder {
      */
     private RgbImage decodeJpeg(byte[] body, JpegStructure jpeg, BooleanSupplier stop)
             throws ImageDecodeException {
-        // Metadata that is broken while the pixel data is whole is ignored, as browsers do (issue 12): an ICC
+        // Metadata that is broken while the pixel data is whole is ignored, as browsers do: an ICC
         // profile whose chunks do not fit together is dropped before reading, and any other metadata segment
         // (EXIF, XMP, ICC, comments, a malformed Adobe APP14) is dropped when the readers refuse the file with it.
         byte[] usable = jpeg.iccConsistent() ? body : jpeg.without(body, JpegStructure.Segment::icc);

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The replica's memory budget for decoding and matching uploads (SERVICE.md §7, issue 23 item 3), as
+ * The replica's memory budget for decoding and matching uploads (SERVICE.md §7), as
  * {@code upload-buffer} is for their bodies ({@link MatchUploads}): each upload reserves what its header says it
  * will need ({@link UploadCost#memoryBytes()}, native included) when it gets its decoding turn, and releases it with
  * its answer; one that does not fit is refused at once with a {@link BusyException} (503 {@code service-busy},

@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  *
  * <p>Expensive uploads (large, multi-scan, or costly by their markers: {@link UploadCost#expensive()}) take their
  * turns from a pool of their own, {@code expensiveConcurrency} turns and {@code expensiveQueue} places, smaller than
- * the cheap one (SERVICE.md §7, issue 23 item 4): a flood of them waits or is refused there, and leaves the cheap
+ * the cheap one (SERVICE.md §7): a flood of them waits or is refused there, and leaves the cheap
  * turns to guide crops.
  *
  * <p>Metrics: {@code art.matches.running} and {@code art.matches.waiting} (gauges, both pools),

@@ -194,7 +194,7 @@ public class MatchResource {
      * this method runs ({@link MatchUploads}: 408 when it is slower than the upload timeout, 503 when too many are
      * being received), so {@code body} is read from memory and a slow upload holds no turn.
      *
-     * <p>What an upload may cost (SERVICE.md §7, issue 23), in order: its markers are walked before it takes a turn
+     * <p>What an upload may cost (SERVICE.md §7), in order: its markers are walked before it takes a turn
      * ({@link UploadAdmission}: 400 for what no camera writes or what declares too much work or memory); it waits
      * for a turn of its pool, cheap or expensive ({@link MatchLimit}); with the turn it reserves the memory its
      * header says it needs ({@link DecodeMemory}: 503 at once when it does not fit); then its decoding and matching
@@ -303,7 +303,7 @@ public class MatchResource {
     /**
      * The failed answer {@code e}: a refusal of the upload itself (400, or 422 past its deadline) after the
      * refusal pause, on a timer that holds no thread and no turn, so that refusals sent back to back cannot keep the
-     * cores (issue 23 item 5); any other (404, 503) at once.
+     * cores; any other (404, 503) at once.
      */
     private Uni<MatchesView> refused(ProblemException e) {
         int status = e.problem().status();

@@ -120,7 +120,7 @@ public interface ScanConfig {
      * How long the answer to a refused upload waits before it is sent: a 400 (from its markers, its decoding or an
      * empty body) or a 422 {@code upload-too-costly}. The wait holds no thread and no decoding turn (a timer), so a
      * client sending refused uploads back to back on one connection gets at most one answer per pause, and the cores
-     * stay with the uploads that can match (issue 23 item 5). {@code 0s} answers at once. Keep it well under a
+     * stay with the uploads that can match. {@code 0s} answers at once. Keep it well under a
      * client's timeout; an honest client that sent a broken photo waits this much longer for its 400.
      */
     @WithDefault("250ms")

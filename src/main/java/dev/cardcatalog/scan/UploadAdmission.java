@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Admits an upload to decoding from one cheap pass over its markers (SERVICE.md §7, issue 23 item 1), before it
+ * Admits an upload to decoding from one cheap pass over its markers (SERVICE.md §7), before it
  * takes a decoding turn: what no camera writes is refused 400 problem+json, and what is admitted comes with its
  * {@link UploadCost}, which picks its turn pool and the memory it reserves.
  *

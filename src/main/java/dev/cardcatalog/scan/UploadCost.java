@@ -4,7 +4,7 @@ import dev.cardcatalog.image.JpegStructure;
 import dev.cardcatalog.image.PngStructure;
 
 /**
- * What one upload will cost, known from its header before it is decoded (SERVICE.md §7, issue 23): the work it
+ * What one upload will cost, known from its header before it is decoded (SERVICE.md §7): the work it
  * declares, the memory its decoding and matching will need, heap and native, and whether it is expensive (decoded
  * in the smaller turn pool, {@link MatchLimit}).
  *

@@ -24,7 +24,7 @@ import java.util.function.Predicate;
  * a scaled result longer than {@code maxDecodedSide}, any warning or error of the native decoder (damaged data:
  * ImageIO then says why it is refused), or the native library not loaded on this platform.
  *
- * <p>Bounded work (SERVICE.md §7, issue 23). The marker walk refuses a JPEG with more scans or segments than
+ * <p>Bounded work (SERVICE.md §7). The marker walk refuses a JPEG with more scans or segments than
  * {@link UploadLimits} accepts before anything is decoded. ImageIO's readers are stopped at the upload's deadline
  * from inside the decode ({@link #decode(byte[], UploadDeadline)}). The native decoder cannot be stopped once
  * called (Leptonica's {@code pixReadMemJpeg} takes no progress monitor), so it is given only what its header bounds

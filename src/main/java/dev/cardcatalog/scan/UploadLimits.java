@@ -1,7 +1,7 @@
 package dev.cardcatalog.scan;
 
 /**
- * What one uploaded photo may declare before it is decoded (SERVICE.md §7, issue 23), read from its markers
+ * What one uploaded photo may declare before it is decoded (SERVICE.md §7), read from its markers
  * ({@link dev.cardcatalog.image.JpegStructure}, {@link dev.cardcatalog.image.PngStructure}): no camera writes beyond
  * them, and within them a decode's time and memory are bounded by its header.
  *
