@@ -9,6 +9,7 @@ import dev.cardcatalog.scan.finder.CardFinder;
 import dev.cardcatalog.scan.finder.FoundCard;
 import dev.cardcatalog.scan.finder.Quad;
 import dev.cardcatalog.scan.finder.QuadFit;
+import dev.cardcatalog.scan.finder.SideContrast;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -62,6 +63,10 @@ import java.util.function.Supplier;
  * ({@link ArtPicture}), leaving out what glare covers, and the card becomes {@link MatchStatus#CONFIDENT} of the one
  * artwork clearly alike, which is then answered first. The second look never makes a card less sure, and a card
  * that is {@link MatchStatus#UNKNOWN} gets none.
+ *
+ * <p>A card that no artwork is confident of, and one of whose outline's sides is no edge of one sign all along
+ * ({@link SideContrast#isPatternPiece}), is a piece of a checked or striped surface outlined by the pattern's own
+ * edges, and is not answered.
  *
  * <p>Overlapping finds of one card are one entry: outlines of one card are grouped by the finder; of two cards one
  * of which lies inside the other (a card's art box is itself card-shaped), the one with the better status stays,
@@ -287,6 +292,10 @@ public final class PhotoMatch {
             }
         }
         List<Found> cards = new ArrayList<>();
+        // a piece of a checked or striped surface, outlined by its pattern's own edges, is no card: not answered, and
+        // not kept in place of a card inside it
+        tried.removeIf(t -> t.status != MatchStatus.CONFIDENT && t.edge != null
+                && SideContrast.isPatternPiece(search, t.edge));
         for (MatchedCard t : withoutNested(tried)) {
             cards.add(t.found(sx, sy));
         }

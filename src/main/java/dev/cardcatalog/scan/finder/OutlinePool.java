@@ -173,70 +173,13 @@ final class OutlinePool {
     }
 
     /**
-     * How clearly {@code quad} (pixel-centre coordinates of the small image) is an edge all round: for each side, the
-     * mean colour difference (Euclidean, 0–255 a channel) between points {@value #EDGE_STEP} pixels either side of
-     * it, along its middle (clear of rounded corners); the least of the four sides.
+     * How clearly {@code quad} (pixel-centre coordinates of the small image) is an edge all round: its
+     * {@linkplain SideContrast#ANY_SIGN any-sign} contrast, {@value SideContrast#STEP} pixels either side.
      */
     static double edgeContrast(ReducedPhoto small, Quad quad) {
-        double least = Double.MAX_VALUE;
-        int w = small.grey().width;
-        int h = small.grey().height;
-        double cx = quad.centreX();
-        double cy = quad.centreY();
-        for (int side = 0; side < 4; side++) {
-            double x0 = quad.x(side);
-            double y0 = quad.y(side);
-            double x1 = quad.x(side + 1);
-            double y1 = quad.y(side + 1);
-            double length = Math.hypot(x1 - x0, y1 - y0);
-            if (length < 1) {
-                return 0;
-            }
-            double nx = -(y1 - y0) / length;
-            double ny = (x1 - x0) / length;
-            if (nx * ((x0 + x1) / 2 - cx) + ny * ((y0 + y1) / 2 - cy) < 0) {
-                nx = -nx; // outwards
-                ny = -ny;
-            }
-            int samples = Math.max(4, (int) (length / 2));
-            double sum = 0;
-            int counted = 0;
-            for (int k = 0; k < samples; k++) {
-                double t = 0.15 + 0.7 * (k + 0.5) / samples;
-                double px = x0 + t * (x1 - x0);
-                double py = y0 + t * (y1 - y0);
-                double ox = px + EDGE_STEP * nx;
-                double oy = py + EDGE_STEP * ny;
-                double ix = px - EDGE_STEP * nx;
-                double iy = py - EDGE_STEP * ny;
-                if (ox < 0 || oy < 0 || ox > w - 1 || oy > h - 1 || ix < 0 || iy < 0 || ix > w - 1 || iy > h - 1) {
-                    continue;
-                }
-                double dr = bilinear(small.red(), w, ox, oy) - bilinear(small.red(), w, ix, iy);
-                double dg = bilinear(small.green(), w, ox, oy) - bilinear(small.green(), w, ix, iy);
-                double db = bilinear(small.blue(), w, ox, oy) - bilinear(small.blue(), w, ix, iy);
-                sum += Math.sqrt(dr * dr + dg * dg + db * db);
-                counted++;
-            }
-            least = Math.min(least, counted == 0 ? 0 : sum / counted);
-        }
-        return least;
+        return SideContrast.least(quad, small.grey().width, small.grey().height, SideContrast.STEP,
+                SideContrast.colours(small), SideContrast.ANY_SIGN);
     }
-
-    private static double bilinear(float[] plane, int w, double x, double y) {
-        int x0 = Math.min((int) x, w - 2);
-        int y0 = (int) y;
-        int h = plane.length / w;
-        y0 = Math.min(y0, h - 2);
-        double fx = x - x0;
-        double fy = y - y0;
-        int i = y0 * w + x0;
-        return (plane[i] * (1 - fx) + plane[i + 1] * fx) * (1 - fy) + (plane[i + w] * (1 - fx) + plane[i + w + 1] * fx)
-                * fy;
-    }
-
-    /** How far either side of an outline its edge's contrast is sampled, in pixels of the small image. */
-    static final double EDGE_STEP = 1.5;
 
     /** The least edge contrast ({@link #edgeContrast}) of an outline kept. */
     static final double MIN_EDGE_CONTRAST = 10;
