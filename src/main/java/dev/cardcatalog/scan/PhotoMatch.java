@@ -64,9 +64,9 @@ import java.util.function.Supplier;
  * artwork clearly alike, which is then answered first. The second look never makes a card less sure, and a card
  * that is {@link MatchStatus#UNKNOWN} gets none.
  *
- * <p>A card that no artwork is confident of, and one of whose outline's sides is no edge of one sign all along
- * ({@link SideContrast#isPatternPiece}), is a piece of a checked or striped surface outlined by the pattern's own
- * edges, and is not answered.
+ * <p>A card that no artwork is confident of is answered by the first of its outlines, its edge first, each of whose
+ * sides is an edge of one sign all along ({@link SideContrast#isPatternPiece}); a find none of whose outlines is, is a
+ * piece of a checked or striped surface outlined by the pattern's own edges, and is not answered.
  *
  * <p>Overlapping finds of one card are one entry: outlines of one card are grouped by the finder; of two cards one
  * of which lies inside the other (a card's art box is itself card-shaped), the one with the better status stays,
@@ -292,14 +292,33 @@ public final class PhotoMatch {
             }
         }
         List<Found> cards = new ArrayList<>();
-        // a piece of a checked or striped surface, outlined by its pattern's own edges, is no card: not answered, and
-        // not kept in place of a card inside it
-        tried.removeIf(t -> t.status != MatchStatus.CONFIDENT && t.edge != null
-                && SideContrast.isPatternPiece(search, t.edge));
-        for (MatchedCard t : withoutNested(tried)) {
+        for (MatchedCard t : withoutNested(edgedAllRound(tried, search))) {
             cards.add(t.found(sx, sy));
         }
         return cards;
+    }
+
+    /**
+     * The cards {@code tried} as they are answered: a card no artwork is confident of by the first of its outlines
+     * (its {@link FoundCard#edgeFirst edge first}) each of whose sides is an edge of one sign
+     * ({@link SideContrast#isPatternPiece}), and not at all when none is: a find outlined by a checked or striped
+     * surface's own edges is a piece of the pattern, and is not kept in place of a card inside it either.
+     */
+    private static List<MatchedCard> edgedAllRound(List<MatchedCard> tried, RgbImage search) {
+        List<MatchedCard> kept = new ArrayList<>();
+        for (MatchedCard t : tried) {
+            if (t.status == MatchStatus.CONFIDENT || t.outlines.isEmpty()) {
+                kept.add(t);
+                continue;
+            }
+            for (Quad outline : t.outlines) {
+                if (!SideContrast.isPatternPiece(search, outline)) {
+                    kept.add(outline == t.edge ? t : t.answeredBy(outline));
+                    break;
+                }
+            }
+        }
+        return kept;
     }
 
     /**
@@ -352,13 +371,16 @@ public final class PhotoMatch {
         final Quad outer;
         /** The card's outline by its shape ({@link FoundCard#edge}); null for a photo taken whole. */
         final Quad edge;
+        /** The card's outlines, {@link #edge} first ({@link FoundCard#edgeFirst}); none for a photo taken whole. */
+        final List<Quad> outlines;
         final List<Attempt> attempts;
         final int[] attemptOfQuery;
         final List<ArtMatcher.Match> nearest;
         final MatchStatus status;
 
-        MatchedCard(Quad outer, Quad edge, List<Attempt> attempts, int[] attemptOfQuery,
+        MatchedCard(Quad outer, List<Quad> outlines, Quad edge, List<Attempt> attempts, int[] attemptOfQuery,
                 List<ArtMatcher.Match> nearest, MatchStatus status) {
+            this.outlines = outlines;
             this.edge = edge;
             this.attempts = attempts;
             this.attemptOfQuery = attemptOfQuery;
@@ -367,6 +389,11 @@ public final class PhotoMatch {
             // a confident card reaches as far as the outline it was recognised through (a card around its art box)
             Quad matched = status == MatchStatus.CONFIDENT ? cornersOf(nearest.get(0).query()) : outer;
             this.outer = matched.area() > outer.area() ? matched : outer;
+        }
+
+        /** This card answered by {@code outline}, one of its {@link #outlines}, in place of its {@link #edge}. */
+        MatchedCard answeredBy(Quad outline) {
+            return new MatchedCard(outer, outlines, outline, attempts, attemptOfQuery, nearest, status);
         }
 
         int best() {
@@ -468,8 +495,9 @@ public final class PhotoMatch {
                 status = MatchStatus.CONFIDENT;
             }
         }
-        return new MatchedCard(outer, card != null ? card.edge() : null, search.attempts, attemptOfQuery, nearest,
-                status);
+        List<Quad> outlines = card != null ? card.edgeFirst() : List.of();
+        return new MatchedCard(outer, outlines, outlines.isEmpty() ? null : outlines.get(0), search.attempts,
+                attemptOfQuery, nearest, status);
     }
 
     /**

@@ -31,6 +31,16 @@ public record FoundCard(List<Quad> outlines) {
         return best;
     }
 
+    /** The outlines, {@link #edge} first, then the others, the largest first. */
+    public List<Quad> edgeFirst() {
+        Quad edge = edge();
+        List<Quad> others = new java.util.ArrayList<>(outlines);
+        others.remove(edge);
+        others.sort(java.util.Comparator.comparingDouble(Quad::area).reversed());
+        others.add(0, edge);
+        return others;
+    }
+
     /** The largest outline. */
     public Quad outer() {
         Quad largest = outlines.get(0);

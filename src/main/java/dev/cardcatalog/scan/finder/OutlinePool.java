@@ -177,9 +177,11 @@ final class OutlinePool {
      * {@linkplain SideContrast#ANY_SIGN any-sign} contrast, {@value SideContrast#STEP} pixels either side.
      */
     static double edgeContrast(ReducedPhoto small, Quad quad) {
-        return SideContrast.least(quad, small.grey().width, small.grey().height, SideContrast.STEP,
+        return SideContrast.least(quad, small.grey().width, small.grey().height, ANY_SIGN_STEPS,
                 SideContrast.colours(small), SideContrast.ANY_SIGN);
     }
+
+    private static final double[] ANY_SIGN_STEPS = {SideContrast.STEP};
 
     /** The least edge contrast ({@link #edgeContrast}) of an outline kept. */
     static final double MIN_EDGE_CONTRAST = 10;

@@ -32,20 +32,28 @@ public final class SideContrast {
     static final boolean ONE_SIGN = true;
 
     /**
-     * The least one-sign contrast ({@link #ONE_SIGN}) an outline must have on every side to be answered when no
-     * artwork is confident of it; units of colour distance, 0–255 a channel. Chosen on the simulated whole photos
-     * and collections (docs/benchmarks.md, "Whole photos and binder pages"): outlines of pieces of a pattern had
-     * 0.4–3.0 on their weakest side, cards not {@code confident} at least 6.8, real cards at least 14.
+     * The least one-sign contrast ({@link #ONE_SIGN}, at {@link #ONE_SIGN_STEPS}) an outline must have on every side
+     * to be answered when no artwork is confident of it; units of colour distance, 0–255 a channel. Chosen on the
+     * simulated whole photos (docs/benchmarks.md, "Pieces of a pattern"): the pieces of a pattern answered in place
+     * of cards had 1.1–1.4 on their weakest side; of 1,558 cards of art not in the index outlined right, one had less
+     * than 2 (0.6), the next 2.9; of the real cards outlined right, none had less than 4.7.
      */
-    public static final double MIN_ONE_SIGN = 4;
+    public static final double MIN_ONE_SIGN = 2;
 
-    /** How far either side of an outline's side colours are sampled, in pixels of the searched image. */
+    /** How far either side of an outline's side colours are sampled for the any-sign contrast, in pixels. */
     static final double STEP = 1.5;
+
+    /**
+     * How far either side of an outline's side colours are sampled for the one-sign contrast, in pixels: from the
+     * edge to a few pixels off it, so that an outline a pixel or two off a card's edge still reads its border inside
+     * and the surface outside.
+     */
+    static final double[] ONE_SIGN_STEPS = {1.5, 3, 4.5};
 
     /**
      * Whether {@code outline}, which no artwork is confident of, is a piece of a patterned surface rather than a card:
      * some side of it has a one-sign contrast under {@value #MIN_ONE_SIGN} ({@link #ONE_SIGN}), sampled
-     * {@value #STEP} pixels either side of it in {@code image} as the finder reduces it (to at most
+     * {@link #ONE_SIGN_STEPS} pixels either side of it in {@code image} as the finder reduces it (to at most
      * {@value CardFinder#SEARCH_SIDE} pixels a side: farther apart, in the image's own pixels, in a larger image).
      * A card whose border has, along a whole side, the mean colour of the pattern's colours there would be taken
      * for one; that is why only outlines no artwork is confident of are judged.
@@ -56,7 +64,11 @@ public final class SideContrast {
     public static boolean isPatternPiece(RgbImage image, Quad outline) {
         double reduced = Math.max(1, (double) Math.max(image.width(), image.height()) / CardFinder.SEARCH_SIDE);
         Quad centres = outline.translated(-0.5, -0.5);
-        return least(centres, image.width(), image.height(), STEP * reduced, colours(image), ONE_SIGN) < MIN_ONE_SIGN;
+        double[] steps = new double[ONE_SIGN_STEPS.length];
+        for (int k = 0; k < steps.length; k++) {
+            steps[k] = ONE_SIGN_STEPS[k] * reduced;
+        }
+        return least(centres, image.width(), image.height(), steps, colours(image), ONE_SIGN) < MIN_ONE_SIGN;
     }
 
     /** A colour read at a point, into {@code rgb}: three values, 0–255. */
@@ -66,11 +78,12 @@ public final class SideContrast {
 
     /**
      * The least over {@code quad}'s four sides of their contrast, {@code oneSign} or not ({@link #ANY_SIGN},
-     * {@link #ONE_SIGN}), colours read {@code step} pixels either side of each side.
+     * {@link #ONE_SIGN}), colours read each of {@code steps} pixels either side of each side (all of them counted
+     * together).
      *
      * @param quad pixel-centre coordinates of an image {@code w × h} pixels
      */
-    static double least(Quad quad, int w, int h, double step, Colours colours, boolean oneSign) {
+    static double least(Quad quad, int w, int h, double[] steps, Colours colours, boolean oneSign) {
         double least = Double.MAX_VALUE;
         double cx = quad.centreX();
         double cy = quad.centreY();
@@ -97,27 +110,30 @@ public final class SideContrast {
             double sumG = 0;
             double sumB = 0;
             int counted = 0;
-            for (int k = 0; k < samples; k++) {
-                double t = 0.15 + 0.7 * (k + 0.5) / samples;
-                double px = x0 + t * (x1 - x0);
-                double py = y0 + t * (y1 - y0);
-                double ox = px + step * nx;
-                double oy = py + step * ny;
-                double ix = px - step * nx;
-                double iy = py - step * ny;
-                if (ox < 0 || oy < 0 || ox > w - 1 || oy > h - 1 || ix < 0 || iy < 0 || ix > w - 1 || iy > h - 1) {
-                    continue;
+            for (double step : steps) {
+                for (int k = 0; k < samples; k++) {
+                    double t = 0.15 + 0.7 * (k + 0.5) / samples;
+                    double px = x0 + t * (x1 - x0);
+                    double py = y0 + t * (y1 - y0);
+                    double ox = px + step * nx;
+                    double oy = py + step * ny;
+                    double ix = px - step * nx;
+                    double iy = py - step * ny;
+                    if (ox < 0 || oy < 0 || ox > w - 1 || oy > h - 1 || ix < 0 || iy < 0 || ix > w - 1
+                            || iy > h - 1) {
+                        continue;
+                    }
+                    colours.at(ox, oy, out);
+                    colours.at(ix, iy, in);
+                    double dr = out[0] - in[0];
+                    double dg = out[1] - in[1];
+                    double db = out[2] - in[2];
+                    sum += Math.sqrt(dr * dr + dg * dg + db * db);
+                    sumR += dr;
+                    sumG += dg;
+                    sumB += db;
+                    counted++;
                 }
-                colours.at(ox, oy, out);
-                colours.at(ix, iy, in);
-                double dr = out[0] - in[0];
-                double dg = out[1] - in[1];
-                double db = out[2] - in[2];
-                sum += Math.sqrt(dr * dr + dg * dg + db * db);
-                sumR += dr;
-                sumG += dg;
-                sumB += db;
-                counted++;
             }
             if (counted == 0 && oneSign) {
                 continue; // a side along the image's edge, the surface beyond it unseen: not judged

@@ -127,7 +127,7 @@ class SideContrastTest {
 
     private static double anySign(RgbImage image, Quad outline, int scale) {
         return SideContrast.least(outline.translated(-0.5, -0.5), image.width(), image.height(),
-                SideContrast.STEP * scale, SideContrast.colours(image), SideContrast.ANY_SIGN);
+                new double[] {SideContrast.STEP * scale}, SideContrast.colours(image), SideContrast.ANY_SIGN);
     }
 
     private static RgbImage draw(int width, int height, int scale, IntBinaryOperator colour) {
