@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -65,8 +66,9 @@ import java.util.function.Supplier;
  * that is {@link MatchStatus#UNKNOWN} gets none.
  *
  * <p>A card that no artwork is confident of is answered by the first of its outlines, its edge first, each of whose
- * sides is an edge of one sign all along ({@link SideContrast#isPatternPiece}); a find none of whose outlines is, is a
- * piece of a checked or striped surface outlined by the pattern's own edges, and is not answered.
+ * sides is an edge of one sign all along ({@link SideContrast#oneSign} at least
+ * {@value SideContrast#MIN_ONE_SIGN}); a find none of whose outlines is, is a piece of a checked or striped surface
+ * outlined by the pattern's own edges, and is not answered.
  *
  * <p>Overlapping finds of one card are one entry: outlines of one card are grouped by the finder; of two cards one
  * of which lies inside the other (a card's art box is itself card-shaped), the one with the better status stays,
@@ -143,6 +145,7 @@ public final class PhotoMatch {
     private final CardFinder finder = new CardFinder();
     private final Semaphore finerLooks;
     private final SecondLook secondLook;
+    private final Consumer<EdgeVerdict> edgeVerdicts;
 
     /** A match whose finer looks take turns ({@link #FINER_LOOKS}), without a second look. */
     public PhotoMatch() {
@@ -156,17 +159,38 @@ public final class PhotoMatch {
 
     /** A match taking {@code secondLook} (benchmarks watch its verdicts). */
     public PhotoMatch(SecondLook secondLook) {
-        this(new Semaphore(FINER_LOOKS, true), secondLook);
+        this(secondLook, verdict -> { });
+    }
+
+    /**
+     * A match taking {@code secondLook} and telling {@code edgeVerdicts} every outline it tests for an edge all round
+     * ({@link #edgedAllRound}; benchmarks watch them). Called on the matching thread.
+     */
+    public PhotoMatch(SecondLook secondLook, Consumer<EdgeVerdict> edgeVerdicts) {
+        this(new Semaphore(FINER_LOOKS, true), secondLook, edgeVerdicts);
     }
 
     /** As {@link #PhotoMatch()}, the finer looks taking turns at {@code finerLooks}' permits (tests). */
     PhotoMatch(Semaphore finerLooks) {
-        this(finerLooks, new SecondLook(ArtPictures.NONE));
+        this(finerLooks, new SecondLook(ArtPictures.NONE), verdict -> { });
     }
 
-    private PhotoMatch(Semaphore finerLooks, SecondLook secondLook) {
+    private PhotoMatch(Semaphore finerLooks, SecondLook secondLook, Consumer<EdgeVerdict> edgeVerdicts) {
         this.finerLooks = finerLooks;
         this.secondLook = secondLook;
+        this.edgeVerdicts = edgeVerdicts;
+    }
+
+    /**
+     * An outline of a card no artwork is confident of, tested for an edge of one sign along each side
+     * ({@link SideContrast#oneSign}).
+     *
+     * @param outline the outline, in the photo's pixels
+     * @param place   its place among its card's outlines as they are tested, 0 for the card's edge
+     * @param oneSign its weakest side's one-sign contrast, 0–255 a channel
+     * @param kept    whether the card is answered by it (the first of its outlines that passes)
+     */
+    public record EdgeVerdict(Quad outline, int place, double oneSign, boolean kept) {
     }
 
     /**
@@ -292,7 +316,7 @@ public final class PhotoMatch {
             }
         }
         List<Found> cards = new ArrayList<>();
-        for (MatchedCard t : withoutNested(edgedAllRound(tried, search))) {
+        for (MatchedCard t : withoutNested(edgedAllRound(tried, search, sx, sy))) {
             cards.add(t.found(sx, sy));
         }
         return cards;
@@ -301,18 +325,23 @@ public final class PhotoMatch {
     /**
      * The cards {@code tried} as they are answered: a card no artwork is confident of by the first of its outlines
      * (its {@link FoundCard#edgeFirst edge first}) each of whose sides is an edge of one sign
-     * ({@link SideContrast#isPatternPiece}), and not at all when none is: a find outlined by a checked or striped
-     * surface's own edges is a piece of the pattern, and is not kept in place of a card inside it either.
+     * ({@link SideContrast#oneSign} at least {@value SideContrast#MIN_ONE_SIGN}), and not at all when none is: a find
+     * outlined by a checked or striped surface's own edges is a piece of the pattern, and is not kept in place of a
+     * card inside it either.
      */
-    private static List<MatchedCard> edgedAllRound(List<MatchedCard> tried, RgbImage search) {
+    private List<MatchedCard> edgedAllRound(List<MatchedCard> tried, RgbImage search, double sx, double sy) {
         List<MatchedCard> kept = new ArrayList<>();
         for (MatchedCard t : tried) {
             if (t.status == MatchStatus.CONFIDENT || t.outlines.isEmpty()) {
                 kept.add(t);
                 continue;
             }
-            for (Quad outline : t.outlines) {
-                if (!SideContrast.isPatternPiece(search, outline)) {
+            for (int k = 0; k < t.outlines.size(); k++) {
+                Quad outline = t.outlines.get(k);
+                double oneSign = SideContrast.oneSign(search, outline);
+                boolean edged = oneSign >= SideContrast.MIN_ONE_SIGN;
+                edgeVerdicts.accept(new EdgeVerdict(outline.scaled(sx, sy), k, oneSign, edged));
+                if (edged) {
                     kept.add(outline == t.edge ? t : t.answeredBy(outline));
                     break;
                 }

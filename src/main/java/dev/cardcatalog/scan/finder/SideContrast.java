@@ -14,7 +14,7 @@ import dev.cardcatalog.image.RgbImage;
  *       outwards goes from its border (or its sleeve's) to the surface, the same way all along, and the differences
  *       add up; a side drawn across a pattern's checks or stripes meets edges that run both ways, and they cancel, to
  *       within the share of a period left over at its ends (a side over many checks cancels, one over two or three
- *       need not). {@link #isPatternPiece} uses it.</li>
+ *       need not). {@link #oneSign} measures it.</li>
  * </ul>
  * Colours are 0–255 a channel and differences Euclidean over R, G and B; points are pixel centres of the image
  * sampled, read bilinearly. A side with no pair of points inside the image (along the image's edge) measures 0 any
@@ -36,7 +36,9 @@ public final class SideContrast {
      * to be answered when no artwork is confident of it; units of colour distance, 0–255 a channel. Chosen on the
      * simulated whole photos (docs/benchmarks.md, "Pieces of a pattern"): the pieces of a pattern answered in place
      * of cards had 1.1–1.4 on their weakest side; of 1,558 cards of art not in the index outlined right, one had less
-     * than 2 (0.6), the next 2.9; of the real cards outlined right, none had less than 4.7.
+     * than 2 (0.6), the next 2.9; of the real cards outlined right, none had less than 4.7. A card whose border has,
+     * along a whole side, the mean colour of the pattern's colours there would fail it too: that is why only outlines
+     * no artwork is confident of are judged.
      */
     public static final double MIN_ONE_SIGN = 2;
 
@@ -51,24 +53,22 @@ public final class SideContrast {
     static final double[] ONE_SIGN_STEPS = {1.5, 3, 4.5};
 
     /**
-     * Whether {@code outline}, which no artwork is confident of, is a piece of a patterned surface rather than a card:
-     * some side of it has a one-sign contrast under {@value #MIN_ONE_SIGN} ({@link #ONE_SIGN}), sampled
-     * {@link #ONE_SIGN_STEPS} pixels either side of it in {@code image} as the finder reduces it (to at most
-     * {@value CardFinder#SEARCH_SIDE} pixels a side: farther apart, in the image's own pixels, in a larger image).
-     * A card whose border has, along a whole side, the mean colour of the pattern's colours there would be taken
-     * for one; that is why only outlines no artwork is confident of are judged.
+     * The one-sign contrast ({@link #ONE_SIGN}) of {@code outline}'s weakest side, sampled {@link #ONE_SIGN_STEPS}
+     * pixels either side of it in {@code image} as the finder reduces it (to at most {@value CardFinder#SEARCH_SIDE}
+     * pixels a side: farther apart, in the image's own pixels, in a larger image); colour distance, 0–255 a channel,
+     * {@link Double#MAX_VALUE} when no side has a pair of points inside the image.
      *
      * @param image   the image the outline was found in
      * @param outline the outline, in {@code image}'s pixel-edge coordinates
      */
-    public static boolean isPatternPiece(RgbImage image, Quad outline) {
+    public static double oneSign(RgbImage image, Quad outline) {
         double reduced = Math.max(1, (double) Math.max(image.width(), image.height()) / CardFinder.SEARCH_SIDE);
         Quad centres = outline.translated(-0.5, -0.5);
         double[] steps = new double[ONE_SIGN_STEPS.length];
         for (int k = 0; k < steps.length; k++) {
             steps[k] = ONE_SIGN_STEPS[k] * reduced;
         }
-        return least(centres, image.width(), image.height(), steps, colours(image), ONE_SIGN) < MIN_ONE_SIGN;
+        return least(centres, image.width(), image.height(), steps, colours(image), ONE_SIGN);
     }
 
     /** A colour read at a point, into {@code rgb}: three values, 0–255. */

@@ -50,16 +50,16 @@ class SideContrastTest {
             // then back (the middle 70 % that is sampled, 14 checks)
             Quad piece = Quad.of(64, 64, 384, 64, 384, 384, 64, 384).scaled(scale, scale);
             RgbImage surface = draw(480, 448, scale, checks(scale));
-            assertThat(SideContrast.isPatternPiece(surface, piece)).as("scale %d", scale).isTrue();
+            assertThat(isPatternPiece(surface, piece)).as("scale %d", scale).isTrue();
             // every side is an edge, of both signs: the finder's any-sign test keeps it
             assertThat(anySign(surface, piece, scale)).isGreaterThan(OutlinePool.MIN_EDGE_CONTRAST);
 
             Quad card = Quad.of(113, 47, 239, 47, 239, 223, 113, 223).scaled(scale, scale);
             RgbImage cardOnChecks = draw(480, 448, scale, withCard(checks(scale), card, BORDER, scale));
-            assertThat(SideContrast.isPatternPiece(cardOnChecks, card)).as("scale %d", scale).isFalse();
+            assertThat(isPatternPiece(cardOnChecks, card)).as("scale %d", scale).isFalse();
             // its border white, lighter than both checks
             RgbImage whiteCard = draw(480, 448, scale, withCard(checks(scale), card, rgb(245, 245, 240), scale));
-            assertThat(SideContrast.isPatternPiece(whiteCard, card)).as("scale %d", scale).isFalse();
+            assertThat(isPatternPiece(whiteCard, card)).as("scale %d", scale).isFalse();
         }
     }
 
@@ -69,11 +69,11 @@ class SideContrastTest {
             // its top and bottom along stripes' edges, its other sides across 20 stripes (14 in their middle 70 %)
             Quad band = Quad.of(60, 90, 180, 78, 180, 318, 60, 330).scaled(scale, scale);
             RgbImage surface = draw(400, 400, scale, stripes(scale));
-            assertThat(SideContrast.isPatternPiece(surface, band)).as("scale %d", scale).isTrue();
+            assertThat(isPatternPiece(surface, band)).as("scale %d", scale).isTrue();
 
             Quad card = Quad.of(201, 41, 327, 41, 327, 217, 201, 217).scaled(scale, scale);
             RgbImage cardOnStripes = draw(400, 400, scale, withCard(stripes(scale), card, BORDER, scale));
-            assertThat(SideContrast.isPatternPiece(cardOnStripes, card)).as("scale %d", scale).isFalse();
+            assertThat(isPatternPiece(cardOnStripes, card)).as("scale %d", scale).isFalse();
         }
     }
 
@@ -86,10 +86,10 @@ class SideContrastTest {
             int level = (card.contains(x + 0.5, y + 0.5) ? 232 : 225) + noise.nextInt(13) - 6;
             return rgb(level, level, level);
         });
-        assertThat(SideContrast.isPatternPiece(faint, card)).isFalse();
+        assertThat(isPatternPiece(faint, card)).isFalse();
         // and where nothing is, nothing is outlined
         RgbImage table = draw(400, 300, 1, (x, y) -> rgb(225, 225, 225));
-        assertThat(SideContrast.isPatternPiece(table, card)).isTrue();
+        assertThat(isPatternPiece(table, card)).isTrue();
     }
 
     @Test
@@ -97,9 +97,9 @@ class SideContrastTest {
         // its right side along the photo's last column: nothing beyond it to compare with
         Quad card = Quad.of(274, 62, 400, 62, 400, 238, 274, 238);
         RgbImage table = draw(400, 300, 1, withCard((x, y) -> rgb(90, 60, 40), card, BORDER, 1));
-        assertThat(SideContrast.isPatternPiece(table, card)).isFalse();
+        assertThat(isPatternPiece(table, card)).isFalse();
         Quad piece = Quad.of(208, 64, 400, 64, 400, 384, 208, 384);
-        assertThat(SideContrast.isPatternPiece(draw(400, 448, 1, checks(1)), piece)).isTrue();
+        assertThat(isPatternPiece(draw(400, 448, 1, checks(1)), piece)).isTrue();
     }
 
     @Test
@@ -123,6 +123,10 @@ class SideContrastTest {
                 assertThat(b[c]).as("(%.3f, %.3f) channel %d", x, y, c).isCloseTo(a[c], within(1e-3));
             }
         }
+    }
+
+    private static boolean isPatternPiece(RgbImage image, Quad outline) {
+        return SideContrast.oneSign(image, outline) < SideContrast.MIN_ONE_SIGN;
     }
 
     private static double anySign(RgbImage image, Quad outline, int scale) {
