@@ -30,8 +30,10 @@ import java.util.stream.IntStream;
  * the match tested, scored against the true card by IoU: a <b>piece</b> overlaps no card (&lt; 0.5), a
  * <b>partial</b> outline overlaps one (0.5–0.85), a <b>right</b> one outlines it (≥ 0.85). Rows: whole photos of
  * indexed art and of art not in the index, realistic and harsh, on the seeds of {@code PhotoRows}; with
- * {@code --real DIR}, the real photos of {@link RealPhotoBench} too. Per row: the outlines tested, answered and
- * dropped by class, and how many of each class's first outlines (a card's edge) fall under each of a grid of cuts.
+ * {@code --real DIR}, the real photos of {@link RealPhotoBench} too. Per row and class: the outlines tested, kept
+ * (the first of its card's to pass) and dropped, the least contrast kept, and how many cards' edges (the first outline
+ * tested) fall under each of a grid of cuts. Every card no artwork is confident of is tested, also one that is then
+ * not answered because it lies inside, or around, another card ({@code PhotoMatch}'s nesting rule).
  *
  * <pre>
  * java -Xmx3g -cp "target/test-classes:target/classes:$(cat target/art-bench.classpath)" \
@@ -107,8 +109,8 @@ public final class PatternPieces {
     }
 
     private static void print(String what, Queue<Tested> row) {
-        System.out.printf(Locale.ROOT, "%n## %s%n  %-8s %7s %9s %8s %10s   first outlines under each cut%n", what,
-                "class", "tested", "answered", "dropped", "least kept");
+        System.out.printf(Locale.ROOT, "%n## %s%n  %-8s %7s %6s %8s %10s   cards whose edge is under each cut%n", what,
+                "class", "tested", "kept", "dropped", "least kept");
         for (int kind = 0; kind < 3; kind++) {
             int k = kind;
             List<Tested> of = row.stream().filter(t -> t.kind == k).toList();
@@ -119,7 +121,7 @@ public final class PatternPieces {
                 cuts.append(String.format(Locale.ROOT, " %5d",
                         of.stream().filter(t -> t.first && t.oneSign < cut).count()));
             }
-            System.out.printf(Locale.ROOT, "  %-8s %7d %9d %8d %10.1f  %s%n", CLASSES[kind], of.size(), kept,
+            System.out.printf(Locale.ROOT, "  %-8s %7d %6d %8d %10.1f  %s%n", CLASSES[kind], of.size(), kept,
                     of.size() - kept, leastKept, cuts);
         }
     }
