@@ -1,5 +1,7 @@
 package dev.cardcatalog.scan.finder;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -34,9 +36,9 @@ public record FoundCard(List<Quad> outlines) {
     /** The outlines, {@link #edge} first, then the others, the largest first. */
     public List<Quad> edgeFirst() {
         Quad edge = edge();
-        List<Quad> others = new java.util.ArrayList<>(outlines);
+        List<Quad> others = new ArrayList<>(outlines);
         others.remove(edge);
-        others.sort(java.util.Comparator.comparingDouble(Quad::area).reversed());
+        others.sort(Comparator.comparingDouble(Quad::area).reversed());
         others.add(0, edge);
         return others;
     }

@@ -31,6 +31,18 @@ class CardFinderTest {
     private static final UploadDecoder DECODER = MatchResource.uploadDecoder();
 
     @Test
+    void aCardsEdgeComesFirstAndThenItsOtherOutlinesTheLargestFirst() {
+        Quad inner = Quad.of(110, 110, 190, 110, 190, 222, 110, 222); // the inside of its border
+        Quad edge = Quad.of(100, 100, 200, 100, 200, 240, 100, 240);
+        Quad intoANeighbour = Quad.of(95, 95, 260, 95, 205, 245, 95, 245); // larger, and no rectangle
+        Quad artBox = Quad.of(115, 120, 185, 120, 185, 170, 115, 170);
+        FoundCard card = new FoundCard(List.of(artBox, intoANeighbour, inner, edge));
+        assertThat(card.edge()).isSameAs(edge);
+        assertThat(card.edgeFirst()).containsExactly(edge, intoANeighbour, inner, artBox);
+        assertThat(card.outer()).isSameAs(intoANeighbour);
+    }
+
+    @Test
     void aContoursHullRunsStraightAcrossItsNotchesAndOnlyACardLikeContourRunsAlongMostOfIt() {
         // a 60 x 40 rectangle's contour with a notch bitten 10 deep and 20 wide out of its top side
         List<Point2D_I32> notched = new ArrayList<>();
