@@ -156,7 +156,7 @@ public final class SideContrast {
         };
     }
 
-    /** The image's colours, bilinear over its pixels. */
+    /** The image's colours, bilinear over its pixels (at least 2 × 2, as every image searched is). */
     static Colours colours(RgbImage image) {
         int w = image.width();
         int h = image.height();
@@ -165,10 +165,10 @@ public final class SideContrast {
             int y0 = Math.min((int) y, h - 2);
             double fx = x - x0;
             double fy = y - y0;
-            int a = image.rgb(Math.max(x0, 0), Math.max(y0, 0));
-            int b = image.rgb(Math.min(x0 + 1, w - 1), Math.max(y0, 0));
-            int c = image.rgb(Math.max(x0, 0), Math.min(y0 + 1, h - 1));
-            int d = image.rgb(Math.min(x0 + 1, w - 1), Math.min(y0 + 1, h - 1));
+            int a = image.rgb(x0, y0);
+            int b = image.rgb(x0 + 1, y0);
+            int c = image.rgb(x0, y0 + 1);
+            int d = image.rgb(x0 + 1, y0 + 1);
             for (int channel = 0, shift = 16; channel < 3; channel++, shift -= 8) {
                 double top = ((a >> shift) & 0xFF) * (1 - fx) + ((b >> shift) & 0xFF) * fx;
                 double bottom = ((c >> shift) & 0xFF) * (1 - fx) + ((d >> shift) & 0xFF) * fx;
