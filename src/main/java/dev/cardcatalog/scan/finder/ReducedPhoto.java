@@ -6,10 +6,18 @@ import dev.cardcatalog.image.RgbImage;
 /**
  * The photo reduced for the search: its grey image and its red, green and blue planes at the same size.
  *
- * @param whole whether the planes are the photo's own 8-bit values (reduced by a factor of 1): whole numbers 0–255,
- *              whose sums are exact in any order ({@link SurfaceMasks} sums them as ints)
+ * @param pixels the photo's own pixels ({@link RgbImage#pixels()}, 0xRRGGBB) when it is reduced by a factor of 1, the
+ *               planes then being its 8-bit values; null when the planes are means of blocks
  */
-record ReducedPhoto(GrayF32 grey, float[] red, float[] green, float[] blue, boolean whole) {
+record ReducedPhoto(GrayF32 grey, float[] red, float[] green, float[] blue, int[] pixels) {
+
+    /**
+     * Whether the planes are the photo's own 8-bit values ({@link #pixels}): whole numbers 0–255, whose sums are
+     * exact in any order ({@link SurfaceMasks} sums them as ints).
+     */
+    boolean whole() {
+        return pixels != null;
+    }
 
     /**
      * {@code image} reduced by {@code factor}: each pixel the mean of a {@code factor × factor} block (the last row
@@ -60,7 +68,7 @@ record ReducedPhoto(GrayF32 grey, float[] red, float[] green, float[] blue, bool
         for (int i = 0; i < w * h; i++) {
             grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
         }
-        return new ReducedPhoto(grey, red, green, blue, false);
+        return new ReducedPhoto(grey, red, green, blue, null);
     }
 
     /** {@link #reduce} by a factor of 1: the same values, without the sums. */
@@ -79,6 +87,6 @@ record ReducedPhoto(GrayF32 grey, float[] red, float[] green, float[] blue, bool
             blue[i] = p & 0xFF;
             grey.data[i] = 0.299f * red[i] + 0.587f * green[i] + 0.114f * blue[i];
         }
-        return new ReducedPhoto(grey, red, green, blue, true);
+        return new ReducedPhoto(grey, red, green, blue, pixels);
     }
 }

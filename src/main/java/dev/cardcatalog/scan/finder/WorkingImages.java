@@ -3,6 +3,7 @@ package dev.cardcatalog.scan.finder;
 import boofcv.abst.filter.binary.BinaryContourFinder;
 import boofcv.abst.filter.binary.BinaryLabelContourFinder;
 import boofcv.factory.filter.binary.FactoryBinaryContourFinder;
+import boofcv.struct.ConfigLength;
 import boofcv.struct.ConnectRule;
 import boofcv.struct.image.GrayF32;
 import boofcv.struct.image.GrayS32;
@@ -60,6 +61,21 @@ final class WorkingImages {
         pixels = Math.max(pixels, (long) w * h);
     }
 
+    /**
+     * Six rows of column sums at least {@code w} long (a flat-colour test's values and squares of three channels,
+     * {@link SurfaceMasks#flatWindows}); their values are left over.
+     */
+    int[][] columnSums(int w) {
+        if (columnSums[0].length < w) {
+            for (int k = 0; k < columnSums.length; k++) {
+                columnSums[k] = new int[w];
+            }
+        }
+        return columnSums;
+    }
+
+    private final int[][] columnSums = new int[6][0];
+
     /** Colour plane {@code index} (red, green, blue), exactly {@code n} long; its values are left over. */
     float[] plane(int index, int n) {
         if (planes[index].length != n) {
@@ -79,8 +95,13 @@ final class WorkingImages {
         return new MaskContours(labelled, holes, minPoints, points);
     }
 
-    /** {@code BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT)}'s of at least {@code minPoints} points. */
+    /**
+     * {@code BinaryImageOps.contourExternal(mask, ConnectRule.EIGHT)}'s of at least {@code minPoints} points: the
+     * finder itself drops the shorter ones as it traces them (a busy surface's mask has thousands), so that they are
+     * neither kept nor read back to be measured.
+     */
     MaskContours externalContours(GrayU8 mask, int minPoints) {
+        external.setMinContour(ConfigLength.fixed(minPoints));
         external.process(mask);
         return new MaskContours(external, false, minPoints, points);
     }
