@@ -95,6 +95,15 @@ final class OutlinePool {
     }
 
     private void add(List<Point2D_I32> sequence) {
+        if (remembered + sequence.size() > MAX_REMEMBERED_POINTS) {
+            distinct++;
+            FittedContour found = outline(sequence); // fitted as it comes: the memory of contours is full
+            if (found.quad() != null) {
+                pool(found.quad(), found.scaled());
+            }
+            return;
+        }
+        remembered += sequence.size();
         int[] points = new int[2 * sequence.size()];
         for (int i = 0; i < sequence.size(); i++) {
             points[2 * i] = sequence.get(i).x;
@@ -132,6 +141,15 @@ final class OutlinePool {
 
     /** The contours fitted so far, by their points: of 76 a 12 MP photo's search fits, about 8 are found again. */
     private final java.util.Map<Points, FittedContour> fittedBefore = new java.util.HashMap<>();
+
+    /** The points of the contours in {@link #fittedBefore}. */
+    int remembered;
+
+    /**
+     * The most points of contours a search remembers (8 bytes each: 512 KB), whatever its masks: a 12 MP whole photo's
+     * 76 contours have about 36,000; a contour beyond it is fitted as it comes.
+     */
+    static final int MAX_REMEMBERED_POINTS = 1 << 16;
 
     /** The outline {@code sequence} gives: fitted, refined, upright; none when it is no card's, or the photo's edge. */
     private FittedContour outline(List<Point2D_I32> sequence) {

@@ -314,8 +314,8 @@ final class SurfaceMasks {
      * numbers: a window of {@code n} pixels is flat when the sum over the channels of {@code n Q - S²} (S its values'
      * sum, Q their squares') is under {@code n²} times {@value #FLAT_DEVIATION}², which is the variance under
      * {@value #FLAT_DEVIATION}² exactly. The box means' floats agree but for the rounding of windows within about
-     * 0.01 of the cut (CardFinderTest); these sums are four times as fast (docs/benchmarks.md, "Why the match runs as
-     * it does").
+     * 0.01 of the cut (CardFinderTest); these sums take 2.2 ms where the box means take 2.9 at 504 × 378
+     * (docs/benchmarks.md, "Why the match runs as it does").
      */
     static void flatWindows(int[] pixels, int w, int h, WorkingImages buffers, GrayU8 mask) {
         // each channel's column sums over the window's rows (values, then squares), kept as the window moves down
@@ -340,7 +340,8 @@ final class SurfaceMasks {
                 addRow(pixels, (y - 3) * w, w, columns, -1);
             }
             int rows = Math.min(h - 1, y + 2) - Math.max(0, y - 2) + 1;
-            // windows[x] = the channels' sum of n Q - S², n the window's pixels (at most 25 x 25 x 255², in an int)
+            // windows[x] = the channels' sum of n Q - S², n the window's pixels (each at most 25 x 25 x 255²: the
+            // three fit in an int)
             java.util.Arrays.fill(windows, 0);
             for (int c = 0; c < 3; c++) {
                 int[] values = columns[c];

@@ -52,5 +52,14 @@ class OutlinePoolTest {
         assertThat(once.fitted).isEqualTo(2);
         assertThat(twice.fitted).isEqualTo(4);
         assertThat(twice.distinct).as("contours fitted").isEqualTo(2);
+
+        // a search that remembers no more contours fits each as it comes, and finds the same
+        OutlinePool full = new OutlinePool(small, 1, minArea, false, step -> { }, working);
+        full.remembered = OutlinePool.MAX_REMEMBERED_POINTS;
+        full.addContours(working.externalContours(dark(small), full.minPoints));
+        full.addContours(working.externalContours(dark(small), full.minPoints));
+        assertThat(full.outlines()).isEqualTo(outlines);
+        assertThat(full.support).extracting(s -> s[0]).containsExactly(2, 2);
+        assertThat(full.distinct).as("contours fitted").isEqualTo(4);
     }
 }
