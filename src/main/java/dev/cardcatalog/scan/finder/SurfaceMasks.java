@@ -313,8 +313,8 @@ final class SurfaceMasks {
      * {@link #smoothRegionMask}'s mask for a photo's own 8-bit pixels ({@link ReducedPhoto#pixels}), in whole
      * numbers: a window of {@code n} pixels is flat when the sum over the channels of {@code n Q - S²} (S its values'
      * sum, Q their squares') is under {@code n²} times {@value #FLAT_DEVIATION}², which is the variance under
-     * {@value #FLAT_DEVIATION}² exactly. The box means' floats agree but for the rounding of windows within about
-     * 0.01 of the cut (CardFinderTest); these sums take 2.2 ms where the box means take 2.9 at 504 × 378
+     * {@value #FLAT_DEVIATION}² exactly. The box means' floats agree but at windows their rounding puts across the
+     * cut, within 0.05 of it (CardFinderTest); these sums take 2.2 ms where the box means take 2.9 at 504 × 378
      * (docs/benchmarks.md, "Why the match runs as it does").
      */
     static void flatWindows(int[] pixels, int w, int h, WorkingImages buffers, GrayU8 mask) {
