@@ -95,28 +95,32 @@ final class OutlinePool {
     }
 
     private void add(List<Point2D_I32> sequence) {
-        if (remembered + sequence.size() > MAX_REMEMBERED_POINTS) {
-            distinct++;
-            FittedContour found = outline(sequence); // fitted as it comes: the memory of contours is full
-            if (found.quad() != null) {
-                pool(found.quad(), found.scaled());
-            }
-            return;
+        FittedContour found = remembered + sequence.size() > MAX_REMEMBERED_POINTS
+                ? fitAnew(sequence) // the memory of contours is full: fitted as it comes
+                : fitOnce(sequence);
+        if (found.quad() != null) {
+            pool(found.quad(), found.scaled());
         }
-        remembered += sequence.size();
+    }
+
+    /** What {@code sequence} gives: what it gave before if its points are those of a contour fitted already. */
+    private FittedContour fitOnce(List<Point2D_I32> sequence) {
         int[] points = new int[2 * sequence.size()];
         for (int i = 0; i < sequence.size(); i++) {
             points[2 * i] = sequence.get(i).x;
             points[2 * i + 1] = sequence.get(i).y;
         }
         // a contour found again (the same region in another binarization) gives what it gave
-        FittedContour found = fittedBefore.computeIfAbsent(new Points(points), key -> {
-            distinct++;
-            return outline(sequence);
+        return fittedBefore.computeIfAbsent(new Points(points), key -> {
+            remembered += sequence.size();
+            return fitAnew(sequence);
         });
-        if (found.quad() != null) {
-            pool(found.quad(), found.scaled());
-        }
+    }
+
+    /** {@link #outline}, counted. */
+    private FittedContour fitAnew(List<Point2D_I32> sequence) {
+        distinct++;
+        return outline(sequence);
     }
 
     /** A contour's points, x and y in turn, as a key: equal when every point is. */
