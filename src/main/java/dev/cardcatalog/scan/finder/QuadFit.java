@@ -21,9 +21,10 @@ import org.ddogleg.struct.DogArray_I32;
  * split-and-merge ({@link boofcv.alg.shapes.polyline.splitmerge.PolylineSplitMerge}, the fit BoofCV's polygon
  * detector uses; {@link OutlinePool} holds them), its sides fitted clear of the rounded corners ({@link #sidesMet}),
  * then snapped to the edge in the grey image with sub-pixel precision ({@link #refine}). A contour that no
- * quadrilateral fits is fitted as its convex hull ({@link #hullContour}) when it runs along nearly all of the hull
- * ({@link #MIN_NOTCHED_ALONG}): a die or a fingertip over a card's border bites a notch out of its outline in every
- * mask; at the second search, most of it ({@link #MIN_HULL_ALONG}).
+ * quadrilateral fits is fitted as its convex hull ({@link #hullContour}), when that may hold a card at all
+ * ({@link #mayHoldCard}), and taken when it runs along nearly all of the hull ({@link #MIN_NOTCHED_ALONG}): a die or
+ * a fingertip over a card's border bites a notch out of its outline in every mask; at the second search, most of it
+ * ({@link #MIN_HULL_ALONG}).
  *
  * <p>What counts as a card's outline ({@link #cardShaped}): a convex quadrilateral whose corners are at 35°–145°,
  * whose opposite sides differ by at most 1.9 times (perspective), whose longer pair of sides is at most 2 times the
@@ -95,12 +96,76 @@ public final class QuadFit {
     }
 
     /**
-     * The convex hull of {@code contour}'s points ({@link ConvexHullAndrewMonotone_F64}) as a contour: its vertices
-     * in order and the whole pixels along each of its edges between them, one step apart, so that a fit of it sees
-     * its sides as straight runs of points as it sees a mask's.
+     * Whether a contour's convex hull ({@link #hull}) could hold a card's outline, so that fitting it is worth its
+     * cost: its area is at least {@value #MIN_HULL_AREA} of a card's least ({@code minArea}, pixels), and its
+     * smallest enclosing rectangle is at most {@value #MAX_HULL_ELONGATION} times as long as it is wide. A
+     * quadrilateral fitted to a hull the contour runs along most of lies about on it, so is no larger than that; and no
+     * card-shaped quadrilateral ({@link #cardShaped}) is more elongated: the most is 4.92, a parallelogram of sides
+     * 2 : 1 at 35°. Over the 298 photos of {@code bench} {@code FinderOutlines}, the 5,610 hulls that a card-shaped
+     * quadrilateral fitted had 0.92 of the least area at the smallest and an elongation of 3.5 at the most, and 6,386
+     * of the 21,190 hulls fitted before this test fail it (a busy surface's long blobs, a speckled region's small
+     * ones).
      */
-    static List<Point2D_I32> hullContour(List<Point2D_I32> contour) {
-        Polygon2D_F64 hull = hull(rowEnds(contour));
+    static boolean mayHoldCard(Polygon2D_F64 hull, double minArea) {
+        if (Math.abs(hull.areaSimple()) < MIN_HULL_AREA * minArea) {
+            return false;
+        }
+        // the smallest rectangle around a convex polygon has a side along one of the polygon's
+        int n = hull.size();
+        double leastArea = Double.POSITIVE_INFINITY;
+        double elongation = Double.POSITIVE_INFINITY;
+        for (int k = 0; k < n; k++) {
+            Point2D_F64 a = hull.get(k);
+            Point2D_F64 b = hull.get((k + 1) % n);
+            double length = a.distance(b);
+            if (length == 0) {
+                continue;
+            }
+            double ux = (b.x - a.x) / length;
+            double uy = (b.y - a.y) / length;
+            double along0 = Double.POSITIVE_INFINITY;
+            double along1 = Double.NEGATIVE_INFINITY;
+            double across0 = Double.POSITIVE_INFINITY;
+            double across1 = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < n; i++) {
+                Point2D_F64 p = hull.get(i);
+                double along = p.x * ux + p.y * uy;
+                double across = p.y * ux - p.x * uy;
+                along0 = Math.min(along0, along);
+                along1 = Math.max(along1, along);
+                across0 = Math.min(across0, across);
+                across1 = Math.max(across1, across);
+            }
+            double w = along1 - along0;
+            double h = across1 - across0;
+            if (w * h < leastArea) {
+                leastArea = w * h;
+                elongation = Math.max(w, h) / Math.min(w, h);
+            }
+        }
+        return elongation <= MAX_HULL_ELONGATION;
+    }
+
+    /** The least area of a hull worth fitting, as a share of a card's least ({@link #mayHoldCard}). */
+    static final double MIN_HULL_AREA = 0.85;
+
+    /**
+     * The most a hull worth fitting is longer than wide, its smallest enclosing rectangle's long side over its short
+     * ({@link #mayHoldCard}).
+     */
+    static final double MAX_HULL_ELONGATION = 5;
+
+    /** The convex hull of {@code contour}'s points, from its {@link #rowEnds}. */
+    static Polygon2D_F64 convexHull(List<Point2D_I32> contour) {
+        return hull(rowEnds(contour));
+    }
+
+    /**
+     * A convex hull ({@link #convexHull}) as a contour: its vertices in order and the whole pixels along each of its
+     * edges between them, one step apart, so that a fit of it sees its sides as straight runs of points as it sees a
+     * mask's.
+     */
+    static List<Point2D_I32> hullContour(Polygon2D_F64 hull) {
         List<Point2D_I32> out = new ArrayList<>();
         int n = hull.size();
         for (int k = 0; k < n; k++) {

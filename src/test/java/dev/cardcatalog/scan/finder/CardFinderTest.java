@@ -58,7 +58,7 @@ class CardFinderTest {
         for (int y = 40; y > 0; y--) {
             notched.add(new Point2D_I32(0, y));
         }
-        List<Point2D_I32> hull = QuadFit.hullContour(notched);
+        List<Point2D_I32> hull = QuadFit.hullContour(QuadFit.convexHull(notched));
         assertThat(hull).allSatisfy(p -> assertThat(p.x == 0 || p.x == 60 || p.y == 0 || p.y == 40)
                 .as("%s on the rectangle's edge", p).isTrue());
         assertThat(hull).as("a point every pixel of the rectangle's perimeter").hasSize(200);

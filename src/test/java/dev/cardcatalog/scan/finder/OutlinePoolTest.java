@@ -11,6 +11,10 @@ class OutlinePoolTest {
 
     /** A 300 × 220 photo of two dark cards, upright and turned, on a light table. */
     private static ReducedPhoto twoCards() {
+        return ReducedPhoto.reduce(new RgbImage(300, 220, twoCardsPixels()), 1);
+    }
+
+    private static int[] twoCardsPixels() {
         Quad upright = Quad.of(40, 30, 103, 30, 103, 118, 40, 118);
         Quad turned = Quad.of(170, 60, 230, 45, 252, 130, 192, 145);
         int[] pixels = new int[300 * 220];
@@ -20,7 +24,7 @@ class OutlinePoolTest {
                 pixels[y * 300 + x] = card ? 0x202830 : 0xE8E4DC;
             }
         }
-        return ReducedPhoto.reduce(new RgbImage(300, 220, pixels), 1);
+        return pixels;
     }
 
     private static GrayU8 dark(ReducedPhoto small) {
@@ -29,6 +33,35 @@ class OutlinePoolTest {
             mask.data[i] = (byte) (small.grey().data[i] < 128 ? 1 : 0);
         }
         return mask;
+    }
+
+    @Test
+    void aContourWhoseBoxIsSmallerThanTheLeastCardIsReadAndNotFitted() {
+        // beside the two cards, a dark square and a long thin bar whose boxes are under the least card's area (660
+        // pixels here) though their contours are long enough to be read
+        ReducedPhoto cards = twoCards();
+        int[] pixels = twoCardsPixels();
+        for (int y = 0; y < 220; y++) {
+            for (int x = 0; x < 300; x++) {
+                boolean square = x >= 130 && x < 154 && y >= 160 && y < 184;
+                boolean bar = x >= 20 && x < 160 && y >= 200 && y < 204;
+                if (square || bar) {
+                    pixels[y * 300 + x] = 0x202830;
+                }
+            }
+        }
+        ReducedPhoto small = ReducedPhoto.reduce(new RgbImage(300, 220, pixels), 1);
+        WorkingImages working = new WorkingImages();
+        working.reshape(300, 220);
+        double minArea = CardFinder.MIN_AREA_SHARE * 300 * 220;
+        OutlinePool pool = new OutlinePool(small, 1, minArea, false, step -> { }, working);
+        pool.addContours(working.externalContours(dark(small), pool.minPoints));
+
+        assertThat(pool.fitted).as("contours read").isEqualTo(4);
+        assertThat(pool.distinct).as("contours fitted").isEqualTo(2);
+        OutlinePool cardsOnly = new OutlinePool(cards, 1, minArea, false, step -> { }, working);
+        cardsOnly.addContours(working.externalContours(dark(cards), cardsOnly.minPoints));
+        assertThat(pool.outlines()).isEqualTo(cardsOnly.outlines()).hasSize(2);
     }
 
     @Test
