@@ -25,11 +25,12 @@ import java.util.List;
  * {@value #SEARCH_SIDE} pixels on its longer side (about 8 float images of that size for the edge detector, 6.3 MB,
  * four more for the colour planes and the flat-colour test, and three byte images for the masks), on one thread; at
  * most {@value OutlinePool#MAX_CONTOURS_EACH} contours of each binarization and {@value OutlinePool#MAX_CONTOURS} in
- * all are fitted and at most {@value OutlinePool#MAX_OUTLINES} outlines kept (each time: a photo in which nothing is
- * found is searched twice), and the caller's {@link Deadline} is checked between the binarizations and every 16
- * contours. The masks' erosions and dilations ({@link MaskMorphology}, BoofCV's bit for bit) and the window means
- * ({@link BoxMean}, BoofCV's to a float's rounding) are the finder's own: BoofCV's were two fifths of its time. About
- * 35–55 ms of one core for a 12 MP photo's 504 × 378 decode (docs/benchmarks.md).
+ * all are read (those whose box is smaller than the least card are not fitted) and at most
+ * {@value OutlinePool#MAX_OUTLINES} outlines kept (each time: a photo in which nothing is found is searched twice),
+ * and the caller's {@link Deadline} is checked between the binarizations and every 16 contours. The masks' erosions
+ * and dilations ({@link MaskMorphology}, BoofCV's bit for bit) and the window means ({@link BoxMean}, BoofCV's to a
+ * float's rounding) are the finder's own: BoofCV's were two fifths of its time. About 16–19 ms of one core for a
+ * 12 MP whole photo's 504 × 378 decode on a patterned surface (docs/benchmarks.md, {@code StageTimes}).
  * Thread-safe: a search takes working images no other search is using ({@link WorkingImages}), kept for the next.
  */
 public final class CardFinder {

@@ -12,24 +12,25 @@ import java.util.List;
 import org.ddogleg.struct.DogArray_I32;
 
 /**
- * The candidate outlines of one photo, pooled from every binarization: each contour fitted with a card-shaped
- * quadrilateral ({@link QuadFit}), kept when it is an edge all round ({@link #edgeContrast}); an outline found again
- * (corners within {@value #SAME_SHARE} of its shorter side) counts once more for the first, and the most often found
- * come first. A contour whose every point is that of one fitted before (a region two binarizations share) is not
- * fitted again: it gives the same outline. One pool belongs to one search.
+ * The candidate outlines of one photo, pooled from every binarization: each contour whose box is as large as the
+ * least card fitted with a card-shaped quadrilateral ({@link QuadFit}), kept when it is an edge all round
+ * ({@link #edgeContrast}); an outline found again (corners within {@value #SAME_SHARE} of its shorter side) counts
+ * once more for the first, and the most often found come first. A contour whose every point is that of one fitted
+ * before (a region two binarizations share) is not fitted again: it gives the same outline. One pool belongs to one
+ * search.
  */
 final class OutlinePool {
 
     /** An outline whose corners are all within this share of the photo's size of its corners is its edge. */
     static final double FRAME_SHARE = 0.03;
 
-    /** The most contours a polygon is fitted to (the longest first). */
+    /** The most contours read from all binarizations (the longest first), fitted or not. */
     static final int MAX_CONTOURS = 600;
 
     /** The most card outlines kept from one photo, before they are grouped into cards. */
     static final int MAX_OUTLINES = 256;
 
-    /** The most contours of one binarization a polygon is fitted to (the longest first). */
+    /** The most contours read from one binarization (the longest first), fitted or not. */
     static final int MAX_CONTOURS_EACH = 60;
 
     final ReducedPhoto small;
@@ -45,7 +46,10 @@ final class OutlinePool {
     final List<Quad> quads = new ArrayList<>();
     final List<int[]> support = new ArrayList<>();
     final List<Double> contrast = new ArrayList<>();
-    /** Contours read, and those of them fitted: not the same points as one read before. */
+    /**
+     * Contours read, and those of them fitted: as large as the least card, and not the same points as one read
+     * before.
+     */
     int fitted;
     int distinct;
 
