@@ -59,7 +59,7 @@ class QuadFitTest {
         Quad turnedStrip = Quad.of(15, 0, 170.88, 90, 155.88, 115.98, 0, 25.98);
         assertThat(QuadFit.mayHoldCard(polygon(strip), minArea)).isFalse();
         assertThat(QuadFit.mayHoldCard(polygon(turnedStrip), minArea)).isFalse();
-        // four and a half times as long: no card-shaped quadrilateral either, but a hull that long may be one's
+        // a rectangle four and a half times as long is no card, but a card-shaped parallelogram's box can be as long
         assertThat(QuadFit.mayHoldCard(polygon(Quad.of(0, 0, 135, 0, 135, 30, 0, 30)), minArea)).isTrue();
         // a card's shape, but 0.8 of the least area: no quadrilateral that lies about on it is a card
         double side = Math.sqrt(0.8 * minArea / 1.4);
