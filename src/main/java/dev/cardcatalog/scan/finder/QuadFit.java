@@ -96,8 +96,8 @@ public final class QuadFit {
     }
 
     /**
-     * Whether a contour's convex hull ({@link #hull}) could hold a card's outline, so that fitting it is worth its
-     * cost: its area is at least {@value #MIN_HULL_AREA} of a card's least ({@code minArea}, pixels), and its
+     * Whether a contour's convex hull ({@link #convexHull}) could hold a card's outline, so that fitting it is worth
+     * its cost: its area is at least {@value #MIN_HULL_AREA} of a card's least ({@code minArea}, pixels), and its
      * smallest enclosing rectangle is at most {@value #MAX_HULL_ELONGATION} times as long as it is wide. A
      * quadrilateral fitted to a hull the contour runs along most of lies about on it, so is no larger than that; and no
      * card-shaped quadrilateral ({@link #cardShaped}) is more elongated: the most is 4.92, a parallelogram of sides
