@@ -46,12 +46,11 @@ final class OutlinePool {
     final List<Quad> quads = new ArrayList<>();
     final List<int[]> support = new ArrayList<>();
     final List<Double> contrast = new ArrayList<>();
-    /**
-     * Contours read, and those of them fitted: as large as the least card, and not the same points as one read
-     * before.
-     */
-    int fitted;
-    int distinct;
+    /** Contours read (at most {@link #MAX_CONTOURS}). */
+    int contoursRead;
+
+    /** Contours fitted: those read that are as large as the least card and not the same points as one read before. */
+    int contoursFitted;
 
     OutlinePool(ReducedPhoto small, int factor, double minArea, boolean hulls, Deadline deadline,
             WorkingImages working) {
@@ -91,8 +90,8 @@ final class OutlinePool {
     /** Fits the contours given (each of at least {@link #minPoints} points), the longest first. */
     void addContours(MaskContours contours) {
         int[] order = contours.longestFirst();
-        for (int k = 0; k < order.length && k < MAX_CONTOURS_EACH && fitted < MAX_CONTOURS; k++) {
-            if (++fitted % 16 == 0) {
+        for (int k = 0; k < order.length && k < MAX_CONTOURS_EACH && contoursRead < MAX_CONTOURS; k++) {
+            if (++contoursRead % 16 == 0) {
                 deadline.check("finding the cards");
             }
             add(contours.get(order[k])); // read, and done with, before the next
@@ -130,7 +129,7 @@ final class OutlinePool {
 
     /** {@link #outline}, counted. */
     private FittedContour fitAnew(List<Point2D_I32> sequence) {
-        distinct++;
+        contoursFitted++;
         return outline(sequence);
     }
 

@@ -57,8 +57,8 @@ class OutlinePoolTest {
         OutlinePool pool = new OutlinePool(small, 1, minArea, false, step -> { }, working);
         pool.addContours(working.externalContours(dark(small), pool.minPoints));
 
-        assertThat(pool.fitted).as("contours read").isEqualTo(4);
-        assertThat(pool.distinct).as("contours fitted").isEqualTo(2);
+        assertThat(pool.contoursRead).as("contours read").isEqualTo(4);
+        assertThat(pool.contoursFitted).as("contours fitted").isEqualTo(2);
         OutlinePool cardsOnly = new OutlinePool(cards, 1, minArea, false, step -> { }, working);
         cardsOnly.addContours(working.externalContours(dark(cards), cardsOnly.minPoints));
         assertThat(pool.outlines()).isEqualTo(cardsOnly.outlines()).hasSize(2);
@@ -82,9 +82,9 @@ class OutlinePoolTest {
         assertThat(outlines).hasSize(2);
         assertThat(twice.outlines()).isEqualTo(outlines);
         assertThat(twice.support).extracting(s -> s[0]).containsExactly(2, 2);
-        assertThat(once.fitted).isEqualTo(2);
-        assertThat(twice.fitted).isEqualTo(4);
-        assertThat(twice.distinct).as("contours fitted").isEqualTo(2);
+        assertThat(once.contoursRead).isEqualTo(2);
+        assertThat(twice.contoursRead).isEqualTo(4);
+        assertThat(twice.contoursFitted).as("contours fitted").isEqualTo(2);
 
         // a search that remembers no more contours fits each as it comes, and finds the same
         OutlinePool full = new OutlinePool(small, 1, minArea, false, step -> { }, working);
@@ -93,6 +93,6 @@ class OutlinePoolTest {
         full.addContours(working.externalContours(dark(small), full.minPoints));
         assertThat(full.outlines()).isEqualTo(outlines);
         assertThat(full.support).extracting(s -> s[0]).containsExactly(2, 2);
-        assertThat(full.distinct).as("contours fitted").isEqualTo(4);
+        assertThat(full.contoursFitted).as("contours fitted").isEqualTo(4);
     }
 }
